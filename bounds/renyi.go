@@ -1,0 +1,148 @@
+// Package bounds holds the closed-form bounds on the amplified Rényi level
+// Post_{alpha,k}(eps) of Imola and Chaudhuri, "Privacy Amplification via
+// Bernoulli Sampling" (ICML 2021): the binary Rényi divergence r_alpha, its
+// inverse, the lower bound of Theorem 4 (eqs. 5 and 7), the upper bound
+// min(eps, d k r_alpha(c)) (eqs. 2 and 6) and the Theorem 2 bound.
+//
+// All quantities are in nats. Every function works in log space and returns
+// a finite number for every argument in its stated domain; arguments outside
+// it are programmer errors and panic (validate user input with package
+// check first).
+package bounds
+
+import (
+	"math"
+
+	"github.com/bernamp/bernamp/internal/logspace"
+)
+
+// Renyi returns the binary symmetric Rényi divergence of order alpha
+//
+//	r_alpha(p) = log( p^alpha (1-p)^(1-alpha) + (1-p)^alpha p^(1-alpha) ) / (alpha-1),
+//
+// the divergence between Bernoulli(p) and Bernoulli(1-p). It is decreasing
+// on (0, 1/2] with r_alpha(1/2) = 0. The relative error is a few ulps for
+// every p in (0, 1/2] and alpha > 1, including p within an ulp of 1/2 where
+// the direct formula cancels.
+//
+// Renyi panics unless 0 < p <= 1/2 and alpha > 1 is finite.
+func Renyi(alpha, p float64) float64 {
+	if !(p > 0 && p <= 0.5) {
+		panic(badP)
+	}
+	checkAlpha(alpha)
+	return renyiLogit(alpha, logit(p))
+}
+
+// logit returns D = log((1-p)/p) >= 0 for p in (0, 1/2], accurately near
+// 1/2 where 1-2p is exact (Sterbenz) and log1p keeps the small result.
+func logit(p float64) float64 {
+	if p > 0.25 {
+		return math.Log1p((1 - 2*p) / p)
+	}
+	return math.Log1p(-p) - math.Log(p)
+}
+
+// renyiLogit returns r_alpha as a function of D = log((1-p)/p) >= 0.
+//
+// With A = (2 alpha - 1) D/2 and B = D/2 the sum inside the log is
+// cosh(A)/cosh(B), and cosh^2 A - cosh^2 B = sinh(A+B) sinh(A-B), so
+//
+//	(alpha-1) r = log(cosh A) - log(cosh B) = softplus(log X) / 2,
+//	X = sinh(alpha D) sinh((alpha-1) D) / cosh^2(D/2),
+//
+// a form with no cancellation anywhere (log X is needed only to absolute
+// accuracy), and no overflow since log X is assembled from logs.
+func renyiLogit(alpha, D float64) float64 {
+	if D == 0 {
+		return 0
+	}
+	logX := logspace.Sinh(alpha*D) + logspace.Sinh((alpha-1)*D) - 2*logspace.Cosh(D/2)
+	return 0.5 * logspace.Softplus(logX) / (alpha - 1)
+}
+
+// P returns the p in (0, 1/2] with r_alpha(p) = eps, the mass of the
+// Theorem 4 pair. P(alpha, 0) = 1/2.
+//
+// The result is on the safe side for a lower bound: it is the p of the
+// largest float64 logit D = log((1-p)/p) whose computed r_alpha(D) does not
+// exceed eps, so the pair it defines is feasible up to the few-ulp error of
+// Renyi. It is accurate to within a few times 1e-16 times (1 + |log p|)
+// relative.
+//
+// P panics unless alpha > 1 is finite and eps >= 0 is finite.
+func P(alpha, eps float64) float64 {
+	checkAlpha(alpha)
+	checkEps(eps)
+	return expit(-Logit(alpha, eps))
+}
+
+// Logit returns D = log((1-p)/p) for p = P(alpha, eps), which stays
+// representable where p itself would underflow (eps above about 700).
+func Logit(alpha, eps float64) float64 {
+	checkAlpha(alpha)
+	checkEps(eps)
+	if eps == 0 {
+		return 0
+	}
+	// Bracket: r(D) >= D - log(2)/(alpha-1) (the large-D asymptote is
+	// approached from above), so D <= eps + log(2)/(alpha-1); double until
+	// the bracket holds in floating point too.
+	hi := eps + math.Ln2/(alpha-1) + 1
+	for renyiLogit(alpha, hi) <= eps {
+		hi *= 2
+	}
+	// Bisection on the float64 bit patterns (ordered for positive floats):
+	// at most 64 steps, and it ends on adjacent floats lo < hi with
+	// r(lo) <= eps < r(hi), r being increasing in D.
+	lo, hb := uint64(0), math.Float64bits(hi)
+	for hb-lo > 1 {
+		mid := lo + (hb-lo)/2
+		if renyiLogit(alpha, math.Float64frombits(mid)) <= eps {
+			lo = mid
+		} else {
+			hb = mid
+		}
+	}
+	return math.Float64frombits(lo)
+}
+
+// expit returns 1/(1+e^-z).
+func expit(z float64) float64 {
+	if z >= 0 {
+		return 1 / (1 + math.Exp(-z))
+	}
+	e := math.Exp(z)
+	return e / (1 + e)
+}
+
+const (
+	badP     = "bounds: p must be in (0, 1/2]"
+	badAlpha = "bounds: alpha must be > 1 and finite"
+	badEps   = "bounds: eps must be >= 0 and finite"
+	badC     = "bounds: c must be in (0, 1/2)"
+	badDK    = "bounds: d and k must be >= 1"
+)
+
+func checkAlpha(alpha float64) {
+	if !(alpha > 1) || math.IsInf(alpha, 1) {
+		panic(badAlpha)
+	}
+}
+
+func checkEps(eps float64) {
+	if !(eps >= 0) || math.IsInf(eps, 1) {
+		panic(badEps)
+	}
+}
+
+func checkPoint(d, k int, c, alpha, eps float64) {
+	if d < 1 || k < 1 {
+		panic(badDK)
+	}
+	if !(c > 0 && c < 0.5) {
+		panic(badC)
+	}
+	checkAlpha(alpha)
+	checkEps(eps)
+}

@@ -1,0 +1,3 @@
+module github.com/bernamp/bernamp
+
+go 1.26.0

@@ -1,0 +1,387 @@
+package solver
+
+import (
+	"container/heap"
+	"context"
+	"fmt"
+	"math"
+	"time"
+
+	"github.com/bernamp/bernamp/bounds"
+	"github.com/bernamp/bernamp/check"
+	"github.com/bernamp/bernamp/internal/logspace"
+)
+
+// MethodClosedForm and MethodPolygonBB name the proofs of Upper for d = 1.
+const (
+	MethodClosedForm = "closed-form" // LB and min(eps, d k r_alpha(c)) already within Tol
+	MethodPolygonBB  = "polygon-b&b" // 2-D branch and bound, tangent-cut polygons
+)
+
+// Padding of the rounding model (docs/certificates.md): the final bound is
+// raised by relPad relative plus absPad nats to cover the float64 error of
+// evaluating log F at a polygon vertex (a log-sum-exp of k+1 terms, each a
+// few ulps).
+const (
+	relPad = 1e-12
+	absPad = 1e-15
+)
+
+// One solves the d = 1 program of Algorithm 1 for k samples:
+//
+//	Post = log max F(x, y) / (alpha-1),   F = sum_{m=0..k} u_m^alpha v_m^(1-alpha),
+//	u_m = x b(m) + (1-x) b(k-m),  v_m = y b(m) + (1-y) b(k-m),  b = Binomial(k, c) pmf,
+//	subject to  g(x, y) <= E,  g(y, x) <= E,  E = exp((alpha-1) eps),
+//	g(x, y) = x^alpha y^(1-alpha) + (1-x)^alpha (1-y)^(1-alpha),
+//
+// where x and y are the masses P and Q put on the corner theta = c. It
+// returns a verified witness and an upper bound proved by branch and bound
+// (see MethodPolygonBB in docs/certificates.md), Certified when they are
+// within Settings.Tol. A cancelled ctx or the box limit ends the search
+// early with Status Witness and the bound proved so far.
+func One(ctx context.Context, k int, c, alpha, eps float64, s *Settings) (*Result, error) {
+	if err := check.Point(1, k, c, alpha, eps); err != nil {
+		return nil, fmt.Errorf("solver.One: %w: %w", ErrInput, err)
+	}
+	if s != nil && !(s.Tol >= 0) {
+		return nil, fmt.Errorf("solver.One: %w: tol is %v, must be >= 0", ErrInput, s.Tol)
+	}
+	start := time.Now()
+	tol := s.tol()
+	ub := bounds.UpperBound(1, k, c, alpha, eps).Value()
+	p := newOne(k, c, alpha, eps)
+
+	// The Theorem 4 pair in the (xb, y) chart is (p, p).
+	pp := bounds.P(alpha, eps)
+	res := &Result{Upper: ub, Method: MethodClosedForm}
+	best := point{pp, pp}
+	bestLog := p.logF(pp, pp)
+	if lb := bounds.Lower(1, k, c, alpha, eps); lb*(alpha-1) > bestLog {
+		bestLog = lb * (alpha - 1)
+	}
+	finish := func() (*Result, error) {
+		res.Lower = math.Min(bestLog/(alpha-1), res.Upper)
+		res.Corners = []string{"0", "1"}
+		res.P = []float64{1 - best.xb, best.xb}
+		res.Q = []float64{best.y, 1 - best.y}
+		res.DivPQ = p.logG1(best.xb, best.y) / (alpha - 1)
+		res.DivQP = p.logG2(best.xb, best.y) / (alpha - 1)
+		res.Status = Witness
+		if res.Upper-res.Lower <= tol {
+			res.Status = Certified
+		}
+		res.Stats.Evals = p.evals
+		res.Stats.Runtime = time.Since(start)
+		return res, nil
+	}
+	if ub-bestLog/(alpha-1) <= tol || eps == 0 {
+		res.Stats.Complete = true
+		return finish()
+	}
+
+	res.Method = MethodPolygonBB
+	target := func() float64 { return bestLog + (alpha-1)*tol }
+	var q boxHeap
+	root := p.bound(&box{x0: 0, x1: 1, y0: 0, y1: 1}, &best, &bestLog)
+	heap.Push(&q, root)
+	res.Stats.Boxes = 1
+	for q.Len() > 0 && q[0].bound > target() {
+		if res.Stats.Boxes >= s.maxBoxes() || ctx.Err() != nil {
+			break
+		}
+		b := heap.Pop(&q).(*box)
+		for _, ch := range b.split() {
+			p.bound(ch, &best, &bestLog)
+			res.Stats.Boxes++
+			if !math.IsInf(ch.bound, -1) {
+				heap.Push(&q, ch)
+			}
+		}
+	}
+	topLog := bestLog
+	if q.Len() > 0 && q[0].bound > topLog {
+		topLog = q[0].bound
+	}
+	res.Stats.Open = q.Len()
+	res.Stats.Complete = q.Len() == 0 || q[0].bound <= target()
+	res.Stats.Cuts = p.cuts
+	if q.Len() > 0 {
+		res.Stats.OpenBound = q[0].bound / (alpha - 1)
+	}
+	u := topLog/(alpha-1)*(1+relPad) + absPad
+	res.Upper = math.Min(res.Upper, u)
+	return finish()
+}
+
+// one holds the d = 1 program in the chart (xb, y), xb = 1 - x: P = (1-xb,
+// xb) and Q = (y, 1-y) on the corners (c, 1-c). Swapping the corners maps
+// the program to itself, so the search keeps x >= y, that is xb + y <= 1,
+// where the optimum sits near the origin and float64 keeps its precision.
+type one struct {
+	k     int
+	a     float64 // alpha
+	logE  float64 // (alpha-1) eps
+	lb    []float64
+	terms []float64
+	evals int
+	cuts  int
+}
+
+func newOne(k int, c, alpha, eps float64) *one {
+	p := &one{k: k, a: alpha, logE: (alpha - 1) * eps, lb: make([]float64, k+1), terms: make([]float64, k+1)}
+	for m := range p.lb {
+		p.lb[m] = logspace.BinomPMF(m, k, c, 1-c)
+	}
+	return p
+}
+
+type point struct{ xb, y float64 }
+
+// logs returns log x, log xb, log y, log(1-y).
+func logs(xb, y float64) (lx, lxb, ly, l1y float64) {
+	return math.Log1p(-xb), math.Log(xb), math.Log(y), math.Log1p(-y)
+}
+
+// logF returns log F at (xb, y).
+func (p *one) logF(xb, y float64) float64 {
+	p.evals++
+	lx, lxb, ly, l1y := logs(xb, y)
+	for m := 0; m <= p.k; m++ {
+		lu := logspace.Add(lx+p.lb[m], lxb+p.lb[p.k-m])
+		lv := logspace.Add(ly+p.lb[m], l1y+p.lb[p.k-m])
+		p.terms[m] = p.a*lu + (1-p.a)*lv
+	}
+	return logspace.Sum(p.terms)
+}
+
+// powTerm returns log(u^a v^(1-a)) from log u and log v, with 0^a v^(1-a) = 0
+// and u^a 0^(1-a) = +Inf for u > 0.
+func powTerm(a, lu, lv float64) float64 {
+	if math.IsInf(lu, -1) {
+		return lu
+	}
+	if math.IsInf(lv, -1) {
+		return math.Inf(1)
+	}
+	return a*lu + (1-a)*lv
+}
+
+// logG1 and logG2 return (alpha-1) R_alpha(P||Q) and (alpha-1) R_alpha(Q||P).
+func (p *one) logG1(xb, y float64) float64 {
+	lx, lxb, ly, l1y := logs(xb, y)
+	return logspace.Add(powTerm(p.a, lx, ly), powTerm(p.a, lxb, l1y))
+}
+
+func (p *one) logG2(xb, y float64) float64 {
+	lx, lxb, ly, l1y := logs(xb, y)
+	return logspace.Add(powTerm(p.a, ly, lx), powTerm(p.a, l1y, lxb))
+}
+
+func (p *one) feasible(xb, y float64) bool {
+	return p.logG1(xb, y) <= p.logE && p.logG2(xb, y) <= p.logE
+}
+
+// cut is a linear inequality w . (x, xb, y, 1-y) <= rhs valid for every
+// feasible point (the basis functions are nonnegative on the square, which
+// keeps the rounding of each product one-sided and small).
+type cut struct {
+	w   [4]float64
+	rhs float64
+}
+
+func (ct *cut) slack(xb, y float64) (val, scale float64) {
+	e := [4]float64{1 - xb, xb, y, 1 - y}
+	for i, w := range ct.w {
+		val += w * e[i]
+		scale += math.Abs(w * e[i])
+	}
+	return val - ct.rhs, scale + math.Abs(ct.rhs)
+}
+
+// tangent returns the cut that the tangent planes of the two terms of a
+// constraint at the point give. Each term u^a v^(1-a) (a > 1) is convex and
+// 1-homogeneous, so for every tau > 0
+//
+//	u^a v^(1-a) >= a tau^(a-1) u - (a-1) tau^a v,
+//
+// and summing over both terms and dividing by E gives a valid cut for any
+// tau; tau = u/v at the point makes it tight there. The coefficients are
+// formed in log space (no overflow) and rounded outward by more than the
+// error of that formation, so the float64 cut is implied by the exact one
+// for the tau actually used.
+func (p *one) tangent(constraint int, xb, y float64) cut {
+	lx, lxb, ly, l1y := logs(xb, y)
+	// (u, v) basis indices into (x, xb, y, 1-y) and their logs.
+	type term struct {
+		ui, vi int
+		lu, lv float64
+	}
+	terms := [2]term{{0, 2, lx, ly}, {1, 3, lxb, l1y}}
+	if constraint == 2 {
+		terms = [2]term{{2, 0, ly, lx}, {3, 1, l1y, lxb}}
+	}
+	var ct cut
+	a := p.a
+	for _, t := range terms {
+		if math.IsInf(t.lu, -1) {
+			continue // u = 0: the term's tangent at tau = 0 is 0
+		}
+		lt := t.lu - t.lv
+		la := math.Log(a) + (a-1)*lt - p.logE
+		lb := math.Log(a-1) + a*lt - p.logE
+		err := 4e-16 * (a*math.Abs(lt) + math.Abs(p.logE) + 8)
+		ct.w[t.ui] += math.Exp(la) * (1 - err)
+		ct.w[t.vi] -= math.Exp(lb) * (1 + err)
+	}
+	// E_true / exp(logE) <= 1 + the rounding of logE.
+	ct.rhs = 1 + 4e-16*(math.Abs(p.logE)+1)
+	p.cuts++
+	return ct
+}
+
+// project returns the feasible point nearest to v along the ray v + lambda
+// (1, 1) toward the diagonal xb + y = 1 (every diagonal point, P = Q, is
+// feasible), by bisection on the float64 bits of lambda, which keeps the
+// relative precision of tiny coordinates.
+func (p *one) project(v point) (pt point, ok bool) {
+	delta := (1 - v.xb - v.y) / 2
+	if !(delta > 0) {
+		return v, false
+	}
+	at := func(l float64) point { return point{v.xb + l*delta, v.y + l*delta} }
+	lo, hi := uint64(0), math.Float64bits(1.0)
+	if !p.feasible(at(1).xb, at(1).y) {
+		return v, false
+	}
+	for hi-lo > 1 {
+		mid := lo + (hi-lo)/2
+		q := at(math.Float64frombits(mid))
+		if p.feasible(q.xb, q.y) {
+			hi = mid
+		} else {
+			lo = mid
+		}
+	}
+	return at(math.Float64frombits(hi)), true
+}
+
+type box struct {
+	x0, x1, y0, y1 float64
+	cuts           []cut
+	bound          float64 // log F bound, -Inf when the box holds no feasible point
+}
+
+func (b *box) split() [2]*box {
+	l, r := *b, *b
+	l.cuts = b.cuts[:len(b.cuts):len(b.cuts)] // children append to copies
+	r.cuts = l.cuts
+	if b.x1-b.x0 >= b.y1-b.y0 {
+		m := b.x0 + (b.x1-b.x0)/2
+		l.x1, r.x0 = m, m
+	} else {
+		m := b.y0 + (b.y1-b.y0)/2
+		l.y1, r.y0 = m, m
+	}
+	return [2]*box{&l, &r}
+}
+
+// maxRounds is the number of cut-and-clip rounds per box: each round cuts
+// at the projection of the polygon's best vertex; measured, more rounds
+// cost more than the extra splits they save.
+const maxRounds = 4
+
+// bound sets b.bound to an upper bound on log F over the feasible points of
+// b with xb + y <= 1: F is convex, so its maximum over the polygon cut out of
+// the box by valid linear inequalities is at a vertex. Feasible points met
+// on the way improve the witness.
+func (p *one) bound(b *box, best *point, bestLog *float64) *box {
+	for round := 0; ; round++ {
+		poly := []point{{b.x0, b.y0}, {b.x1, b.y0}, {b.x1, b.y1}, {b.x0, b.y1}}
+		poly = clip(poly, &cut{w: [4]float64{-1, 0, 1, 0}, rhs: 0}) // xb + y <= 1
+		for i := range b.cuts {
+			poly = clip(poly, &b.cuts[i])
+		}
+		if len(poly) == 0 {
+			b.bound = math.Inf(-1)
+			return b
+		}
+		top, topLog := poly[0], math.Inf(-1)
+		for _, v := range poly {
+			if f := p.logF(v.xb, v.y); f > topLog {
+				top, topLog = v, f
+			}
+		}
+		b.bound = math.Min(topLog, p.logE)
+		if p.feasible(top.xb, top.y) {
+			p.offer(top, topLog, best, bestLog)
+			return b
+		}
+		if round == maxRounds {
+			return b
+		}
+		q, ok := p.project(top)
+		if !ok {
+			return b
+		}
+		p.offer(q, p.logF(q.xb, q.y), best, bestLog)
+		for c := 1; c <= 2; c++ {
+			b.cuts = append(b.cuts, p.tangent(c, q.xb, q.y))
+		}
+	}
+}
+
+func (p *one) offer(v point, f float64, best *point, bestLog *float64) {
+	if f > *bestLog {
+		*best, *bestLog = v, f
+	}
+}
+
+// clip returns the part of the convex polygon poly where ct holds
+// (Sutherland-Hodgman against one half-plane). A vertex counts as inside
+// when its slack is within 1e-13 of the magnitude of the terms summed, so
+// float64 rounding never removes a feasible point.
+func clip(poly []point, ct *cut) []point {
+	if len(poly) == 0 {
+		return poly
+	}
+	out := make([]point, 0, len(poly)+1)
+	sl := make([]float64, len(poly))
+	allIn := true
+	for i, v := range poly {
+		s, scale := ct.slack(v.xb, v.y)
+		if s <= 1e-13*scale {
+			s = math.Min(s, 0)
+		} else {
+			allIn = false
+		}
+		sl[i] = s
+	}
+	if allIn {
+		return poly
+	}
+	for i, v := range poly {
+		j := (i + 1) % len(poly)
+		w := poly[j]
+		if sl[i] <= 0 {
+			out = append(out, v)
+		}
+		if (sl[i] <= 0) != (sl[j] <= 0) && sl[i] != sl[j] {
+			t := sl[i] / (sl[i] - sl[j])
+			out = append(out, point{v.xb + t*(w.xb-v.xb), v.y + t*(w.y-v.y)})
+		}
+	}
+	return out
+}
+
+type boxHeap []*box
+
+func (h boxHeap) Len() int           { return len(h) }
+func (h boxHeap) Less(i, j int) bool { return h[i].bound > h[j].bound }
+func (h boxHeap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
+func (h *boxHeap) Push(x any)        { *h = append(*h, x.(*box)) }
+func (h *boxHeap) Pop() any {
+	old := *h
+	x := old[len(old)-1]
+	*h = old[:len(old)-1]
+	return x
+}
