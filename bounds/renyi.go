@@ -64,17 +64,36 @@ func renyiLogit(alpha, D float64) float64 {
 // P returns the p in (0, 1/2] with r_alpha(p) = eps, the mass of the
 // Theorem 4 pair. P(alpha, 0) = 1/2.
 //
-// The result is on the safe side for a lower bound: it is the p of the
-// largest float64 logit D = log((1-p)/p) whose computed r_alpha(D) does not
-// exceed eps, so the pair it defines is feasible up to the few-ulp error of
-// Renyi. It is accurate to within a few times 1e-16 times (1 + |log p|)
-// relative.
+// The result is the smallest float64 p whose computed r_alpha(p) does not
+// exceed eps: on the feasible side for a lower bound, and within an ulp or
+// two of the exact root (Renyi's own error) wherever float64 can resolve it.
+// Near 1/2 a float p cannot carry r_alpha to full relative precision (eps
+// below about 1e-8); Lower therefore works with the logit, see Logit.
 //
 // P panics unless alpha > 1 is finite and eps >= 0 is finite.
 func P(alpha, eps float64) float64 {
-	checkAlpha(alpha)
-	checkEps(eps)
-	return expit(-Logit(alpha, eps))
+	D := Logit(alpha, eps)
+	p0 := expit(-D)
+	if p0 == 0.5 || p0 == 0 {
+		return p0
+	}
+	// p0 is within about (1 + D) * 1e-16 relative of the root; bracket it
+	// with margin and bisect on the float64 bits of p (ordered for positive
+	// floats), r being decreasing in p.
+	lo := math.Float64bits(p0 * (1 - 1e-12))
+	hi := math.Float64bits(math.Min(p0*(1+1e-12), 0.5))
+	if Renyi(alpha, math.Float64frombits(lo)) <= eps || Renyi(alpha, math.Float64frombits(hi)) > eps {
+		return p0 // the bracket failed: keep the logit's p
+	}
+	for hi-lo > 1 {
+		mid := lo + (hi-lo)/2
+		if Renyi(alpha, math.Float64frombits(mid)) <= eps {
+			hi = mid
+		} else {
+			lo = mid
+		}
+	}
+	return math.Float64frombits(hi)
 }
 
 // Logit returns D = log((1-p)/p) for p = P(alpha, eps), which stays

@@ -1,0 +1,146 @@
+package corner
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"gonum.org/v1/gonum/floats/scalar"
+)
+
+// dense returns K[m, z] computed coordinate by coordinate from the
+// definition K[m, z] = prod_l C(k, m_l) t^m_l (1-t)^(k-m_l), t = c or 1-c,
+// with math.Pow and exact small binomials: independent of Loader's pmf and
+// of the Kronecker recursion.
+func dense(d, k int, c float64) [][]float64 {
+	outs := 1
+	for range d {
+		outs *= k + 1
+	}
+	binom := func(n, r int) float64 {
+		v := 1.0
+		for i := 1; i <= r; i++ {
+			v = v * float64(n-r+i) / float64(i)
+		}
+		return v
+	}
+	K := make([][]float64, outs)
+	for m := range K {
+		K[m] = make([]float64, 1<<d)
+		for z := range K[m] {
+			p, rest := 1.0, m
+			for l := d - 1; l >= 0; l-- { // axis l is digit d-1-l from the right
+				ml := rest % (k + 1)
+				rest /= k + 1
+				t := c
+				if z>>(d-1-l)&1 == 1 {
+					t = 1 - c
+				}
+				p *= binom(k, ml) * math.Pow(t, float64(ml)) * math.Pow(1-t, float64(k-ml))
+			}
+			K[m][z] = p
+		}
+	}
+	return K
+}
+
+func TestApplyMatchesDense(t *testing.T) {
+	t.Parallel()
+	const tol = 1e-13
+	rnd := rand.New(rand.NewPCG(1, 1))
+	for _, tc := range []struct {
+		d, k int
+		c    float64
+	}{{1, 1, 0.1}, {1, 4, 0.3}, {2, 1, 0.1}, {2, 3, 0.01}, {3, 2, 0.2}, {4, 1, 0.45}, {5, 2, 0.1}} {
+		K := dense(tc.d, tc.k, tc.c)
+		ch := Full(tc.d, tc.k, tc.c)
+		if ch.Outputs() != len(K) || ch.Inputs() != 1<<tc.d {
+			t.Fatalf("%+v: sizes %d x %d, want %d x %d", tc, ch.Outputs(), ch.Inputs(), len(K), 1<<tc.d)
+		}
+		x := make([]float64, ch.Inputs())
+		for i := range x {
+			x[i] = rnd.Float64()
+		}
+		got := make([]float64, ch.Outputs())
+		ch.Apply(got, x, nil)
+		col := make([]float64, ch.Outputs())
+		for m := range K {
+			var want float64
+			for z, v := range x {
+				want += K[m][z] * v
+			}
+			if !scalar.EqualWithinAbsOrRel(got[m], want, 0, tol) {
+				t.Errorf("%+v: (Kx)[%d] = %v, want %v", tc, m, got[m], want)
+			}
+		}
+		for z := range x {
+			ch.LogColumn(col, z)
+			var sum float64
+			for m := range K {
+				sum += math.Exp(col[m])
+				if !scalar.EqualWithinAbsOrRel(math.Exp(col[m]), K[m][z], 0, tol) {
+					t.Errorf("%+v: K[%d, %d] = %v, want %v", tc, m, z, math.Exp(col[m]), K[m][z])
+				}
+			}
+			if math.Abs(sum-1) > 1e-13 {
+				t.Errorf("%+v: column %d sums to %v", tc, z, sum)
+			}
+		}
+	}
+}
+
+func TestGroupsAreSufficient(t *testing.T) {
+	t.Parallel()
+	// Two coordinates that always carry the same bit are one group of size
+	// 2: the count over both must have the distribution of the sum.
+	full := Full(2, 3, 0.2)
+	grouped := New(3, 0.2, []int{2})
+	f := make([]float64, full.Outputs())
+	g := make([]float64, grouped.Outputs())
+	for _, zc := range [][2]int{{0b00, 0}, {0b11, 1}} {
+		full.LogColumn(f, zc[0])
+		grouped.LogColumn(g, zc[1])
+		sum := make([]float64, len(g))
+		for m := range f {
+			m0, m1 := m/4, m%4
+			sum[m0+m1] += math.Exp(f[m])
+		}
+		for j := range g {
+			if !scalar.EqualWithinAbsOrRel(sum[j], math.Exp(g[j]), 1e-16, 1e-13) {
+				t.Errorf("corner %b: P(count %d) = %v, want %v", zc[0], j, math.Exp(g[j]), sum[j])
+			}
+		}
+	}
+}
+
+func TestName(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		z, d int
+		want string
+	}{{0, 1, "0"}, {1, 1, "1"}, {0b011, 3, "011"}, {0b100, 3, "100"}} {
+		if got := Name(tc.z, tc.d); got != tc.want {
+			t.Errorf("Name(%b, %d) = %q, want %q", tc.z, tc.d, got, tc.want)
+		}
+	}
+}
+
+func TestPanics(t *testing.T) {
+	t.Parallel()
+	for _, f := range []func(){
+		func() { New(0, 0.1, []int{1}) },
+		func() { New(1, 0.5, []int{1}) },
+		func() { New(1, 0.1, []int{0}) },
+		func() { Full(2, 1, 0.1).Apply(make([]float64, 3), make([]float64, 4), nil) },
+		func() { Full(2, 1, 0.1).LogColumn(make([]float64, 5), 0) },
+	} {
+		func() {
+			defer func() {
+				if recover() == nil {
+					t.Error("no panic")
+				}
+			}()
+			f()
+		}()
+	}
+}
