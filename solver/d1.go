@@ -102,10 +102,14 @@ func One(ctx context.Context, k int, c, alpha, eps float64, s *Settings) (*Resul
 	if q.Len() > 0 && q[0].bound > topLog {
 		topLog = q[0].bound
 	}
-	res.Stats.Open = q.Len()
-	res.Stats.Complete = q.Len() == 0 || q[0].bound <= target()
+	for _, b := range q {
+		if b.bound > target() {
+			res.Stats.Open++
+		}
+	}
+	res.Stats.Complete = res.Stats.Open == 0
 	res.Stats.Cuts = p.cuts
-	if q.Len() > 0 {
+	if res.Stats.Open > 0 {
 		res.Stats.OpenBound = q[0].bound / (alpha - 1)
 	}
 	u := topLog/(alpha-1)*(1+relPad) + absPad
@@ -305,6 +309,16 @@ func (p *one) bound(b *box, best *point, bestLog *float64) *box {
 			b.bound = math.Inf(-1)
 			return b
 		}
+		// The polygon holds every feasible point of the box: shrink the box
+		// to its bounding box, so later splits work where the feasible
+		// points are (near the origin, at scale e^-eps, for large eps).
+		x0, x1, y0, y1 := poly[0].xb, poly[0].xb, poly[0].y, poly[0].y
+		for _, v := range poly[1:] {
+			x0, x1 = math.Min(x0, v.xb), math.Max(x1, v.xb)
+			y0, y1 = math.Min(y0, v.y), math.Max(y1, v.y)
+		}
+		b.x0, b.x1 = math.Max(b.x0, x0), math.Min(b.x1, x1)
+		b.y0, b.y1 = math.Max(b.y0, y0), math.Min(b.y1, y1)
 		top, topLog := poly[0], math.Inf(-1)
 		for _, v := range poly {
 			if f := p.logF(v.xb, v.y); f > topLog {

@@ -1,0 +1,180 @@
+// Package bernamp computes how much Rényi differential privacy is gained
+// when, instead of a private parameter theta in [c, 1-c]^d, one releases k
+// samples of d independent Bernoulli coins with biases theta (Imola and
+// Chaudhuri, "Privacy Amplification via Bernoulli Sampling", ICML 2021).
+//
+// For a mechanism that is (alpha, eps)-RDP, the released samples are
+// (alpha, Post)-RDP with Post = Post_{alpha,k}(eps) <= eps. Post solves a
+// non-convex program over the 2^d corner distributions; bernamp reports
+// every answer as a proved interval:
+//
+//	LB <= Post <= PostUpper <= UB,
+//
+// where LB is the paper's closed-form lower bound (Theorem 4), UB = min(eps,
+// d k r_alpha(c)), Post is the verified value of an explicit witness pair
+// and PostUpper a proved upper bound. A privacy claim must use PostUpper.
+package bernamp
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"time"
+
+	"github.com/bernamp/bernamp/bounds"
+	"github.com/bernamp/bernamp/check"
+	"github.com/bernamp/bernamp/solver"
+)
+
+// Params is one grid point.
+type Params struct {
+	D     int     // dimension of theta, >= 1
+	K     int     // Bernoulli samples released, >= 1
+	C     float64 // range constant: theta in [C, 1-C]^D, 0 < C < 1/2
+	Alpha float64 // Rényi order, > 1 and finite
+	Eps   float64 // RDP level of the mechanism at order Alpha, in nats, >= 0 and finite
+}
+
+// Validate returns an error naming the first parameter outside its domain.
+func (p Params) Validate() error {
+	return check.Point(p.D, p.K, p.C, p.Alpha, p.Eps)
+}
+
+// Status values of a Result, as printed.
+const (
+	StatusCertified = "certified" // PostUpper - Post <= Tol is proved
+	StatusWitness   = "witness"   // Post is a verified witness above LB, PostUpper a looser proved bound
+	StatusBounds    = "bounds"    // only the closed-form bounds: Post = LB, PostUpper = UB
+)
+
+// Conjecture values of a Result: how the point bears on the paper's
+// conjecture Post = LB.
+const (
+	ConjectureProved  = "proved"  // PostUpper - LB <= Tol: Post = LB within Tol
+	ConjectureOpen    = "open"    // neither proved nor refuted at this point
+	ConjectureRefuted = "refuted" // a verified witness exceeds LB by more than Tol
+)
+
+// Result is the answer at one point. All values are in nats.
+type Result struct {
+	Params
+	LB               float64 // Theorem 4 lower bound (a lower bound on Post)
+	UB               float64 // min(UBPostProcessing, UBAsymptote) (an upper bound on Post)
+	UBPostProcessing float64 // eps
+	UBAsymptote      float64 // d k r_alpha(c), rounded up
+	Theorem2         float64 // Theorem 2 lower bound for K = 1 (<= LB); 0 when K > 1 or vacuous
+	Post             float64 // best verified value: a lower bound on Post, >= LB
+	PostUpper        float64 // best proved upper bound on Post, <= UB
+	Status           string  // StatusCertified, StatusWitness or StatusBounds
+	Excess           float64 // Post - LB: above Tol it refutes the paper's conjecture
+	Conjecture       string  // ConjectureProved, ConjectureOpen or ConjectureRefuted
+	Method           string  // how PostUpper was proved
+	Witness          *Witness
+	Search           *Search
+	Seconds          float64 // wall time of the solve
+}
+
+// Witness is an explicit feasible pair (P, Q) of corner distributions.
+type Witness struct {
+	Corners []string  // support, as bit strings: bit l = 0 means theta_l = c
+	P, Q    []float64 // masses on Corners
+	Value   float64   // R_alpha(B_k(P) || B_k(Q)), recomputed from P and Q
+	DivPQ   float64   // R_alpha(P || Q) <= eps
+	DivQP   float64   // R_alpha(Q || P) <= eps
+}
+
+// Search records the work behind PostUpper.
+type Search struct {
+	Boxes     int     // branch-and-bound nodes bounded
+	Open      int     // nodes still above the target when the search stopped
+	Cuts      int     // tangent cuts generated
+	Evals     int     // objective evaluations
+	Complete  bool    // false when the search was cut short (timeout, box limit)
+	OpenBound float64 // largest bound among open nodes
+}
+
+// Settings tunes Post. A nil *Settings means every default.
+type Settings struct {
+	// Tol is the certified gap in nats; 0 means 1e-9.
+	Tol float64
+	// Timeout bounds the solve of one point; 0 means no limit. A solve cut
+	// short keeps the best proved bound and says so in Search.Complete.
+	Timeout time.Duration
+	// BoundsOnly skips the solver: Post = LB and PostUpper = UB.
+	BoundsOnly bool
+}
+
+func (s *Settings) tol() float64 {
+	if s == nil || s.Tol == 0 {
+		return solver.DefaultTol
+	}
+	return s.Tol
+}
+
+// Bounds returns the closed-form bounds at p: Post = LB, PostUpper = UB and
+// Status "bounds" ("certified" when UB - LB <= tol already).
+func Bounds(p Params) (Result, error) {
+	return Post(context.Background(), p, &Settings{BoundsOnly: true})
+}
+
+// Post computes the amplified level at p. For D = 1 it returns a certified
+// interval (solver.One). For D > 1 it returns the closed-form bounds with
+// Status "bounds" until the general engine is in place.
+//
+// Errors are returned only for invalid p or s; a cancelled ctx ends the
+// search early and the Result keeps the bound proved so far.
+func Post(ctx context.Context, p Params, s *Settings) (Result, error) {
+	if err := p.Validate(); err != nil {
+		return Result{}, fmt.Errorf("bernamp.Post: %w", err)
+	}
+	tol := s.tol()
+	if !(tol > 0) || math.IsInf(tol, 1) {
+		return Result{}, fmt.Errorf("bernamp.Post: tol is %v, must be > 0 and finite", tol)
+	}
+	start := time.Now()
+	u := bounds.UpperBound(p.D, p.K, p.C, p.Alpha, p.Eps)
+	r := Result{
+		Params:           p,
+		LB:               bounds.Lower(p.D, p.K, p.C, p.Alpha, p.Eps),
+		UB:               u.Value(),
+		UBPostProcessing: u.PostProcessing,
+		UBAsymptote:      u.Asymptote,
+		Method:           solver.MethodClosedForm,
+	}
+	if p.K == 1 {
+		r.Theorem2 = bounds.Theorem2(p.D, p.C, p.Alpha, p.Eps)
+	}
+	r.Post, r.PostUpper, r.Status = r.LB, r.UB, StatusBounds
+	if r.UB-r.LB <= tol {
+		r.Status = StatusCertified
+	}
+	if p.D == 1 && !(s != nil && s.BoundsOnly) {
+		if s != nil && s.Timeout > 0 {
+			var cancel context.CancelFunc
+			ctx, cancel = context.WithTimeout(ctx, s.Timeout)
+			defer cancel()
+		}
+		sr, err := solver.One(ctx, p.K, p.C, p.Alpha, p.Eps, &solver.Settings{Tol: tol})
+		if err != nil {
+			return Result{}, fmt.Errorf("bernamp.Post: %w", err)
+		}
+		r.Post = math.Max(sr.Lower, r.LB)
+		r.PostUpper = math.Min(sr.Upper, r.UB)
+		r.Status = sr.Status.String()
+		r.Method = sr.Method
+		r.Witness = &Witness{Corners: sr.Corners, P: sr.P, Q: sr.Q, Value: sr.Lower, DivPQ: sr.DivPQ, DivQP: sr.DivQP}
+		st := sr.Stats
+		r.Search = &Search{Boxes: st.Boxes, Open: st.Open, Cuts: st.Cuts, Evals: st.Evals, Complete: st.Complete, OpenBound: st.OpenBound}
+	}
+	r.Excess = r.Post - r.LB
+	switch {
+	case r.Excess > tol:
+		r.Conjecture = ConjectureRefuted
+	case r.PostUpper-r.LB <= tol:
+		r.Conjecture = ConjectureProved
+	default:
+		r.Conjecture = ConjectureOpen
+	}
+	r.Seconds = time.Since(start).Seconds()
+	return r, nil
+}

@@ -1,0 +1,60 @@
+package bernamp
+
+import (
+	"context"
+	"math"
+	"testing"
+)
+
+func TestPostValidates(t *testing.T) {
+	t.Parallel()
+	for _, p := range []Params{
+		{D: 0, K: 1, C: 0.1, Alpha: 5, Eps: 1},
+		{D: 1, K: 0, C: 0.1, Alpha: 5, Eps: 1},
+		{D: 1, K: 1, C: 0.5, Alpha: 5, Eps: 1},
+		{D: 1, K: 1, C: 0.1, Alpha: 1, Eps: 1},
+		{D: 1, K: 1, C: 0.1, Alpha: 5, Eps: math.Inf(1)},
+	} {
+		if _, err := Post(context.Background(), p, nil); err == nil {
+			t.Errorf("Post(%+v) gave no error", p)
+		}
+	}
+	if _, err := Post(context.Background(), Params{D: 1, K: 1, C: 0.1, Alpha: 5, Eps: 1}, &Settings{Tol: -1}); err == nil {
+		t.Error("negative tol accepted")
+	}
+}
+
+// The interval is ordered and finite at every point of a grid that spans
+// the extremes.
+func TestPostOrdered(t *testing.T) {
+	t.Parallel()
+	for _, d := range []int{1, 2, 7} {
+		for _, k := range []int{1, 3} {
+			for _, c := range []float64{1e-6, 0.1, 0.49} {
+				for _, alpha := range []float64{1.01, 5, 1000} {
+					for _, eps := range []float64{0, 0.01, 1, 50} {
+						p := Params{d, k, c, alpha, eps}
+						r, err := Post(context.Background(), p, nil)
+						if err != nil {
+							t.Fatal(err)
+						}
+						vals := []float64{r.LB, r.Post, r.PostUpper, r.UB}
+						for _, v := range vals {
+							if math.IsNaN(v) || math.IsInf(v, 0) {
+								t.Fatalf("%+v: non-finite value in %v", p, vals)
+							}
+						}
+						for i := 1; i < len(vals); i++ {
+							if vals[i-1] > vals[i]*(1+1e-12)+1e-15 {
+								t.Errorf("%+v: lb, post, post_upper, ub = %v not ordered", p, vals)
+							}
+						}
+						if d == 1 && r.Status != StatusCertified {
+							t.Errorf("%+v: d = 1 not certified: %s, gap %g", p, r.Status, r.PostUpper-r.Post)
+						}
+					}
+				}
+			}
+		}
+	}
+}
