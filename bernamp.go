@@ -83,14 +83,19 @@ type Witness struct {
 	DivQP   float64   // R_alpha(Q || P) <= eps
 }
 
-// Search records the work behind PostUpper.
+// Search records the work behind Post and PostUpper: the branch and bound
+// for D = 1, the configuration search for D >= 2.
 type Search struct {
+	Complete  bool    // false when the search was cut short (timeout, box limit)
 	Boxes     int     // branch-and-bound nodes bounded
 	Open      int     // nodes still above the target when the search stopped
 	Cuts      int     // tangent cuts generated
 	Evals     int     // objective evaluations
-	Complete  bool    // false when the search was cut short (timeout, box limit)
 	OpenBound float64 // largest bound among open nodes
+	Configs   int     // support configurations, C(D+6, 6)
+	Searched  int     // configurations screened
+	Deep      int     // configurations searched deeply
+	Pruned    int     // configurations pruned by a proved bound
 }
 
 // Settings tunes Post. A nil *Settings means every default.
@@ -102,6 +107,12 @@ type Settings struct {
 	Timeout time.Duration
 	// BoundsOnly skips the solver: Post = LB and PostUpper = UB.
 	BoundsOnly bool
+	// Method is the evaluator of the configuration search for D >= 2:
+	// "reduced" (the default, "" means it) or "full".
+	Method string
+	// Workers is the number of goroutines one point may use; 0 means
+	// runtime.GOMAXPROCS(0). The answer does not depend on it.
+	Workers int
 }
 
 func (s *Settings) tol() float64 {
@@ -118,8 +129,9 @@ func Bounds(p Params) (Result, error) {
 }
 
 // Post computes the amplified level at p. For D = 1 it returns a certified
-// interval (solver.One). For D > 1 it returns the closed-form bounds with
-// Status "bounds" until the general engine is in place.
+// interval (solver.One). For D >= 2 it returns the best verified witness of
+// the configuration search (solver.Maximize) with PostUpper the closed-form
+// bound, so Status is "witness" unless that bound is already within Tol.
 //
 // Errors are returned only for invalid p or s; a cancelled ctx ends the
 // search early and the Result keeps the bound proved so far.
@@ -148,13 +160,22 @@ func Post(ctx context.Context, p Params, s *Settings) (Result, error) {
 	if r.UB-r.LB <= tol {
 		r.Status = StatusCertified
 	}
-	if p.D == 1 && !(s != nil && s.BoundsOnly) {
-		if s != nil && s.Timeout > 0 {
-			var cancel context.CancelFunc
-			ctx, cancel = context.WithTimeout(ctx, s.Timeout)
-			defer cancel()
+	if s == nil || !s.BoundsOnly {
+		var ss solver.Settings
+		if s != nil {
+			ss.Method = s.Method
+			if s.Timeout > 0 {
+				var cancel context.CancelFunc
+				ctx, cancel = context.WithTimeout(ctx, s.Timeout)
+				defer cancel()
+			}
 		}
-		sr, err := solver.One(ctx, p.K, p.C, p.Alpha, p.Eps, &solver.Settings{Tol: tol})
+		ss.Tol = tol
+		workers := 0
+		if s != nil {
+			workers = s.Workers
+		}
+		sr, rec, err := solver.Maximize(ctx, p.D, p.K, p.C, p.Alpha, p.Eps, workers, &ss)
 		if err != nil {
 			return Result{}, fmt.Errorf("bernamp.Post: %w", err)
 		}
@@ -164,7 +185,11 @@ func Post(ctx context.Context, p Params, s *Settings) (Result, error) {
 		r.Method = sr.Method
 		r.Witness = &Witness{Corners: sr.Corners, P: sr.P, Q: sr.Q, Value: sr.Lower, DivPQ: sr.DivPQ, DivQP: sr.DivQP}
 		st := sr.Stats
-		r.Search = &Search{Boxes: st.Boxes, Open: st.Open, Cuts: st.Cuts, Evals: st.Evals, Complete: st.Complete, OpenBound: st.OpenBound}
+		r.Search = &Search{Complete: st.Complete, Boxes: st.Boxes, Open: st.Open, Cuts: st.Cuts, Evals: st.Evals, OpenBound: st.OpenBound}
+		if rec != nil {
+			r.Search.Configs, r.Search.Searched, r.Search.Deep, r.Search.Pruned = rec.Configs, rec.Searched, rec.Deep, rec.Pruned
+			r.Search.Complete = rec.Complete
+		}
 	}
 	r.Excess = r.Post - r.LB
 	switch {

@@ -52,6 +52,22 @@ type Settings struct {
 	Tol float64
 	// MaxBoxes caps the branch-and-bound nodes; 0 means 1,000,000.
 	MaxBoxes int
+	// Method chooses the evaluator of the configuration search for d >= 2:
+	// MethodReduced (the default, "" means it) or MethodFull.
+	Method string
+}
+
+// Evaluators of the configuration search.
+const (
+	MethodReduced = "reduced" // outputs grouped by bit pattern: prod (k n_t + 1) of them
+	MethodFull    = "full"    // all 2^d corners, (k+1)^d outputs (the paper's program)
+)
+
+func (s *Settings) method() string {
+	if s == nil || s.Method == "" {
+		return MethodReduced
+	}
+	return s.Method
 }
 
 func (s *Settings) tol() float64 {

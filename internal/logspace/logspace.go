@@ -78,3 +78,32 @@ func OneMinusExp(x float64) float64 {
 	}
 	return math.Log1p(-math.Exp(x))
 }
+
+// Acc accumulates log(sum_i e^{x_i}) in one pass, rescaling when a larger
+// term arrives. The zero Acc is not ready: start from NewAcc.
+type Acc struct{ top, sum float64 }
+
+// NewAcc returns an empty accumulator (Log() = -Inf).
+func NewAcc() Acc { return Acc{top: math.Inf(-1)} }
+
+// Add adds e^x to the sum.
+func (a *Acc) Add(x float64) {
+	switch {
+	case math.IsInf(a.top, 1):
+	case x <= a.top:
+		a.sum += math.Exp(x - a.top)
+	case math.IsInf(x, 1):
+		a.top, a.sum = x, 1
+	default:
+		a.sum = a.sum*math.Exp(a.top-x) + 1
+		a.top = x
+	}
+}
+
+// Log returns log of the sum so far.
+func (a *Acc) Log() float64 {
+	if math.IsInf(a.top, 0) {
+		return a.top
+	}
+	return a.top + math.Log(a.sum)
+}

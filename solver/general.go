@@ -1,0 +1,307 @@
+package solver
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"runtime"
+	"sort"
+	"time"
+
+	"github.com/bernamp/bernamp/bounds"
+	"github.com/bernamp/bernamp/check"
+	"github.com/bernamp/bernamp/corner"
+	"golang.org/x/sync/errgroup"
+)
+
+// MethodConfigSearch names the witness search of Maximize for d >= 2; its
+// Upper is the closed-form bound.
+const MethodConfigSearch = "closed-form (witness: configuration search)"
+
+// Search records the configuration search of Maximize.
+type Search struct {
+	Configs  int  // support configurations of dimension d, C(d+6, 6)
+	Searched int  // configurations screened (stage 1)
+	Deep     int  // configurations searched deeply (stage 2)
+	Pruned   int  // configurations whose proved bound cannot beat LB + Tol
+	Complete bool // every configuration screened or pruned, and stage 2 done
+}
+
+// Search budgets, in vertex enumerations (each evaluates F at up to 15
+// vertices). Stage 1 screens every configuration with a short pattern
+// search from two starts; stage 2 gives the deepStages best-screened
+// configurations (ranked by how far they rose above their start) a long
+// search from every start. Measured: stage-2 searches converge within
+// about 150 enumerations per start on d <= 4 grids.
+const (
+	screenBudget = 10
+	deepBudget   = 200
+	deepMin      = 8    // at least this many configurations go to stage 2
+	deepFrac     = 0.02 // and this fraction of those screened
+)
+
+// Maximize returns a verified witness for Post_{alpha,k}(eps) at any d and
+// k: the best of the Theorem 4 pair and a local search in every support
+// configuration of at most 4 corners (math.md section 3) that is not pruned
+// by a proved bound. For d = 1 it returns One's certified answer.
+//
+// For d >= 2, Upper is the closed-form bound min(eps, d k r_alpha(c)) and
+// Status is Certified only when that bound is within Tol of the witness.
+//
+// A configuration is pruned when min(eps, h k r_alpha(c)) <= LB + Tol, h the
+// largest Hamming distance between its points: writing P and Q as mixtures
+// over a coupling of their masses, joint quasi-convexity of the Rényi
+// divergence bounds R_alpha(B_k(P) || B_k(Q)) by the largest divergence
+// between two point outputs, h k r_alpha(c). Pruning against LB rather than
+// the best witness so far keeps the result independent of the number of
+// workers.
+//
+// workers <= 0 means runtime.GOMAXPROCS(0). A cancelled ctx stops the
+// search: the Result keeps the best witness found and Search.Complete is
+// false.
+func Maximize(ctx context.Context, d, k int, c, alpha, eps float64, workers int, s *Settings) (*Result, *Search, error) {
+	if err := check.Point(d, k, c, alpha, eps); err != nil {
+		return nil, nil, fmt.Errorf("solver.Maximize: %w: %w", ErrInput, err)
+	}
+	if s != nil && !(s.Tol >= 0) {
+		return nil, nil, fmt.Errorf("solver.Maximize: %w: tol is %v, must be >= 0", ErrInput, s.Tol)
+	}
+	method := s.method()
+	if method != MethodReduced && method != MethodFull {
+		return nil, nil, fmt.Errorf("solver.Maximize: %w: method is %q, must be %q or %q", ErrInput, method, MethodReduced, MethodFull)
+	}
+	if method == MethodFull && !verifyFull(d, k) {
+		return nil, nil, fmt.Errorf("solver.Maximize: %w: the full program has (k+1)^d = %.3g outputs, more than 2^20: use %q", ErrInput, math.Pow(float64(k+1), float64(d)), MethodReduced)
+	}
+	if d == 1 {
+		r, err := One(ctx, k, c, alpha, eps, s)
+		return r, nil, err
+	}
+	start := time.Now()
+	tol := s.tol()
+	ub := bounds.UpperBound(d, k, c, alpha, eps).Value()
+	lb := bounds.Lower(d, k, c, alpha, eps)
+	D := bounds.Logit(alpha, eps)
+
+	configs := corner.Configs(d)
+	rec := &Search{Configs: len(configs)}
+	type found struct {
+		logF   float64
+		x, y   []float64
+		config int
+	}
+	best := found{logF: math.Inf(-1), config: -1}
+	if ub-lb > tol && eps > 0 {
+		rc := bounds.Renyi(alpha, c)
+		var todo []int
+		for i, cf := range configs {
+			h := 0
+			for a := range corner.Points {
+				for b := a + 1; b < corner.Points; b++ {
+					h = max(h, cf.Hamming(a, b))
+				}
+			}
+			if math.Min(eps, float64(h*k)*rc) <= lb+tol {
+				rec.Pruned++
+				continue
+			}
+			todo = append(todo, i)
+		}
+		if workers <= 0 {
+			workers = runtime.GOMAXPROCS(0)
+		}
+		// Stage 1: screen every configuration; stage 2: search the most
+		// promising deeply. Both write only their own slots, and the best is
+		// chosen by (value, index), so the result does not depend on workers.
+		type slot struct {
+			f, rise float64
+			x, y    []float64
+			done    bool
+		}
+		slots := make([]slot, len(configs))
+		run := func(list []int, deep bool) {
+			g, gctx := errgroup.WithContext(ctx)
+			g.SetLimit(workers)
+			for _, i := range list {
+				if gctx.Err() != nil {
+					break
+				}
+				g.Go(func() error {
+					if gctx.Err() != nil {
+						return nil
+					}
+					f, rise, x, y := searchConfig(gctx, configs[i], d, k, c, alpha, eps, D, deep, method)
+					if gctx.Err() == nil { // a search cut short does not count
+						if !deep || f > slots[i].f {
+							slots[i] = slot{f, rise, x, y, true}
+						}
+						slots[i].done = true
+					}
+					return nil
+				})
+			}
+			g.Wait()
+		}
+		run(todo, false)
+		for _, i := range todo {
+			if slots[i].done {
+				rec.Searched++
+			}
+		}
+		deep := append([]int(nil), todo...)
+		sort.SliceStable(deep, func(a, b int) bool { return slots[deep[a]].rise > slots[deep[b]].rise })
+		deep = deep[:min(len(deep), max(deepMin, int(deepFrac*float64(len(todo)))))]
+		for _, i := range deep {
+			slots[i].done = false
+		}
+		run(deep, true)
+		for _, i := range deep {
+			if slots[i].done {
+				rec.Deep++
+			}
+		}
+		stage2 := rec.Deep == len(deep)
+		for _, i := range todo {
+			if sl := slots[i]; sl.x != nil && (sl.f > best.logF || sl.f == best.logF && i < best.config) {
+				best = found{sl.f, sl.x, sl.y, i}
+			}
+		}
+		if !stage2 {
+			rec.Searched = min(rec.Searched, rec.Configs-rec.Pruned-1) // not complete
+		}
+	}
+	rec.Complete = rec.Searched+rec.Pruned == rec.Configs || ub-lb <= tol || eps == 0
+
+	res := &Result{Upper: ub, Method: MethodClosedForm}
+	// The Theorem 4 pair is always a candidate: post >= LB by construction.
+	full := verifyFull(d, k)
+	res.Lower = lb
+	res.Corners = []string{corner.Name(0, d), corner.Name(1<<d-1, d)}
+	p := bounds.P(alpha, eps)
+	res.P, res.Q = []float64{p, 1 - p}, []float64{1 - p, p}
+	if p > 0 { // p underflows only where UB - LB <= Tol already
+		res.DivPQ = bounds.Renyi(alpha, p)
+		res.DivQP = res.DivPQ
+	}
+	if best.config >= 0 {
+		if v, ok := verifyWitness(configs[best.config], d, k, c, alpha, eps, best.x, best.y, full); ok && v.value > res.Lower {
+			res.Lower = v.value
+			res.Corners, res.P, res.Q = v.corners, v.p, v.q
+			res.DivPQ, res.DivQP = v.divPQ, v.divQP
+			res.Method = MethodConfigSearch
+		}
+	}
+	res.Lower = math.Min(res.Lower, res.Upper)
+	res.Status = Witness
+	if res.Upper-res.Lower <= tol {
+		res.Status = Certified
+	}
+	res.Stats.Complete = rec.Complete
+	res.Stats.Runtime = time.Since(start)
+	return res, rec, nil
+}
+
+// searchConfig runs the local search of one configuration and returns its
+// best log F, how far that rose above the best start, and the masses. The
+// starts put the Theorem 4 masses on an ordered pair of points at the
+// largest Hamming distance: the first such pair in both orientations when
+// screening, every such pair when deep.
+func searchConfig(ctx context.Context, cf corner.Config, d, k int, c, alpha, eps, D float64, deep bool, method string) (best, rise float64, bx, by []float64) {
+	var prog Objective
+	if method == MethodFull {
+		prog = NewFullProgram(cf, d, k, c, alpha)
+	} else {
+		prog = ConfigProgram(cf, k, c, alpha)
+	}
+	vs := newVertexSearch(prog, alpha, eps)
+	h := 0
+	for a := range corner.Points {
+		for b := a + 1; b < corner.Points; b++ {
+			h = max(h, cf.Hamming(a, b))
+		}
+	}
+	budget, starts := screenBudget, 2
+	if deep {
+		budget, starts = deepBudget, corner.Points*corner.Points
+	}
+	best, rise = math.Inf(-1), math.Inf(-1)
+	bx, by = make([]float64, corner.Points), make([]float64, corner.Points)
+	x, y := make([]float64, corner.Points), make([]float64, corner.Points)
+	theta := make([]float64, corner.Points)
+	for a := range corner.Points {
+		for b := a + 1; b < corner.Points; b++ {
+			if cf.Hamming(a, b) != h || starts == 0 || ctx.Err() != nil {
+				continue
+			}
+			for _, o := range [2][2]int{{a, b}, {b, a}} {
+				starts--
+				clear(theta)
+				theta[o[0]], theta[o[1]] = -D, D // r = p and 1-p
+				f0 := vs.best(theta, x, y)
+				if f := vs.patternSearch(theta, x, y, budget); f > best {
+					best, rise = f, f-f0
+					copy(bx, x)
+					copy(by, y)
+				}
+			}
+		}
+	}
+	return best, rise, bx, by
+}
+
+// verifyFull reports whether a witness is verified on the full corner
+// program ((k+1)^d outputs, at most 2^20) rather than the reduced one.
+func verifyFull(d, k int) bool {
+	return float64(d)*math.Log2(float64(k+1)) <= 20 && d <= 20
+}
+
+type verified struct {
+	value, divPQ, divQP float64
+	corners             []string
+	p, q                []float64
+}
+
+// verifyWitness recomputes the witness's objective and both constraints
+// from its masses: on the full corner program (masses of coinciding corners
+// merged) when full is set, otherwise on the reduced program of its
+// configuration. A witness whose constraints exceed eps by more than 1e-12
+// relative is rejected.
+func verifyWitness(cf corner.Config, d, k int, c, alpha, eps float64, x, y []float64, full bool) (verified, bool) {
+	pts := cf.Corners()
+	var v verified
+	mx, my := map[int]float64{}, map[int]float64{}
+	var order []int
+	for j, z := range pts {
+		if x[j] == 0 && y[j] == 0 {
+			continue
+		}
+		if _, ok := mx[z]; !ok {
+			order = append(order, z)
+		}
+		mx[z] += x[j]
+		my[z] += y[j]
+	}
+	for _, z := range order {
+		v.corners = append(v.corners, corner.Name(z, d))
+		v.p = append(v.p, mx[z])
+		v.q = append(v.q, my[z])
+	}
+	v.divPQ = logDiv(alpha, v.p, v.q) / (alpha - 1)
+	v.divQP = logDiv(alpha, v.q, v.p) / (alpha - 1)
+	if v.divPQ > eps*(1+1e-12) || v.divQP > eps*(1+1e-12) {
+		return v, false
+	}
+	var logF float64
+	if full {
+		ch := corner.Full(d, k, c)
+		X, Y := make([]float64, ch.Inputs()), make([]float64, ch.Inputs())
+		for i, z := range order {
+			X[z], Y[z] = v.p[i], v.q[i]
+		}
+		logF = FullLogF(ch, alpha, X, Y)
+	} else {
+		logF = ConfigProgram(cf, k, c, alpha).LogF(x, y)
+	}
+	v.value = logF / (alpha - 1)
+	return v, !math.IsNaN(v.value) && !math.IsInf(v.value, 0)
+}
