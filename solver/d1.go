@@ -80,9 +80,15 @@ func One(ctx context.Context, k int, c, alpha, eps float64, s *Settings) (*Resul
 	}
 
 	res.Method = MethodPolygonBB
-	target := func() float64 { return bestLog + (alpha-1)*tol }
+	// Close when the padded bound (see relPad) is within tol of the
+	// witness: top/(a-1) (1+relPad) + absPad - best/(a-1) <= tol.
+	target := func() float64 { return (bestLog + (alpha-1)*(tol-absPad)) / (1 + relPad) }
 	var q boxHeap
-	root := p.bound(&box{x0: 0, x1: 1, y0: 0, y1: 1}, &best, &bestLog)
+	// The Theorem 4 pair sits where both constraints are active (a kink of
+	// the feasible set); tangent cuts there give its exact cone, which every
+	// box inherits.
+	rootBox := &box{x0: 0, x1: 1, y0: 0, y1: 1, cuts: []cut{p.tangent(1, pp, pp), p.tangent(2, pp, pp)}}
+	root := p.bound(rootBox, &best, &bestLog)
 	heap.Push(&q, root)
 	res.Stats.Boxes = 1
 	for q.Len() > 0 && q[0].bound > target() {
@@ -127,6 +133,7 @@ type one struct {
 	logE  float64 // (alpha-1) eps
 	lb    []float64
 	terms []float64
+	fs    []float64 // scratch: log F at polygon vertices
 	evals int
 	cuts  int
 }
@@ -277,7 +284,20 @@ type box struct {
 
 func (b *box) split() [2]*box {
 	l, r := *b, *b
-	l.cuts = b.cuts[:len(b.cuts):len(b.cuts)] // children append to copies
+	// Children inherit only the cuts that bind somewhere in this box: a cut
+	// that holds at the 4 corners holds on the whole box (it is linear in
+	// (xb, y)).
+	var keep []cut
+	for i := range b.cuts {
+		ct := &b.cuts[i]
+		for _, v := range [4]point{{b.x0, b.y0}, {b.x1, b.y0}, {b.x1, b.y1}, {b.x0, b.y1}} {
+			if s, _ := ct.slack(v.xb, v.y); s > 0 {
+				keep = append(keep, *ct)
+				break
+			}
+		}
+	}
+	l.cuts = keep[:len(keep):len(keep)] // children append to copies
 	r.cuts = l.cuts
 	if b.x1-b.x0 >= b.y1-b.y0 {
 		m := b.x0 + (b.x1-b.x0)/2
@@ -319,27 +339,47 @@ func (p *one) bound(b *box, best *point, bestLog *float64) *box {
 		}
 		b.x0, b.x1 = math.Max(b.x0, x0), math.Min(b.x1, x1)
 		b.y0, b.y1 = math.Max(b.y0, y0), math.Min(b.y1, y1)
-		top, topLog := poly[0], math.Inf(-1)
-		for _, v := range poly {
-			if f := p.logF(v.xb, v.y); f > topLog {
-				top, topLog = v, f
+		// The two best vertices: the top one bounds the box, and cutting at
+		// the projections of both (when infeasible) tightens the polygon
+		// on both sides of its best corner.
+		top, second := -1, -1
+		fs := p.fs[:0]
+		for i, v := range poly {
+			fs = append(fs, p.logF(v.xb, v.y))
+			switch {
+			case top < 0 || fs[i] > fs[top]:
+				top, second = i, top
+			case second < 0 || fs[i] > fs[second]:
+				second = i
 			}
 		}
+		p.fs = fs
+		topLog := fs[top]
 		b.bound = math.Min(topLog, p.logE)
-		if p.feasible(top.xb, top.y) {
-			p.offer(top, topLog, best, bestLog)
+		if p.feasible(poly[top].xb, poly[top].y) {
+			p.offer(poly[top], topLog, best, bestLog)
 			return b
 		}
 		if round == maxRounds {
 			return b
 		}
-		q, ok := p.project(top)
-		if !ok {
-			return b
+		cutAny := false
+		for _, i := range [2]int{top, second} {
+			if i < 0 || (i == second && p.feasible(poly[i].xb, poly[i].y)) {
+				continue
+			}
+			q, ok := p.project(poly[i])
+			if !ok {
+				continue
+			}
+			cutAny = true
+			p.offer(q, p.logF(q.xb, q.y), best, bestLog)
+			for c := 1; c <= 2; c++ {
+				b.cuts = append(b.cuts, p.tangent(c, q.xb, q.y))
+			}
 		}
-		p.offer(q, p.logF(q.xb, q.y), best, bestLog)
-		for c := 1; c <= 2; c++ {
-			b.cuts = append(b.cuts, p.tangent(c, q.xb, q.y))
+		if !cutAny {
+			return b
 		}
 	}
 }

@@ -2,7 +2,10 @@ package solver
 
 import (
 	"context"
+	"encoding/csv"
 	"math"
+	"os"
+	"strconv"
 	"testing"
 
 	"github.com/bernamp/bernamp/bounds"
@@ -136,6 +139,48 @@ func TestOneInput(t *testing.T) {
 	}{{0, 0.1, 5, 1, 0}, {1, 0.5, 5, 1, 0}, {1, 0.1, 1, 1, 0}, {1, 0.1, 5, -1, 0}, {1, 0.1, 5, math.NaN(), 0}, {1, 0.1, 5, 1, -1}} {
 		if _, err := One(context.Background(), tc.k, tc.c, tc.alpha, tc.ep, &Settings{Tol: tc.tol}); err == nil {
 			t.Errorf("One(%+v) gave no error", tc)
+		}
+	}
+}
+
+// The certified interval contains the d = 1 maximum computed independently
+// at high precision (testdata/ref/post_d1.csv: mpmath, boundary scan and
+// golden-section refinement; see testdata/ref/README.md), and is within
+// the default tolerance of it.
+func TestOneAgainstReference(t *testing.T) {
+	t.Parallel()
+	f, err := os.Open("../testdata/ref/post_d1.csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	recs, err := csv.NewReader(f).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(recs) < 50 {
+		t.Fatalf("only %d reference rows", len(recs))
+	}
+	for _, rec := range recs[1:] {
+		var v [5]float64
+		for i := range v {
+			if v[i], err = strconv.ParseFloat(rec[i], 64); err != nil {
+				t.Fatal(err)
+			}
+		}
+		k, c, alpha, eps, want := int(v[0]), v[1], v[2], v[3], v[4]
+		r, err := One(context.Background(), k, c, alpha, eps, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// The reference is a maximum found by search, so it may sit below
+		// the true Post by its own search error but never above it.
+		const slack = 1e-12
+		if want > r.Upper*(1+slack) || r.Lower > want*(1+slack)+slack {
+			t.Errorf("k=%d c=%v alpha=%v eps=%v: reference %.17g outside [%.17g, %.17g]", k, c, alpha, eps, want, r.Lower, r.Upper)
+		}
+		if r.Status != Certified || want-r.Lower > DefaultTol {
+			t.Errorf("k=%d c=%v alpha=%v eps=%v: status %v, witness %.17g, reference %.17g", k, c, alpha, eps, r.Status, r.Lower, want)
 		}
 	}
 }
