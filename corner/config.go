@@ -95,3 +95,79 @@ func (cf Config) Outputs(k int) int {
 	}
 	return o
 }
+
+// perms4 lists the 24 permutations of the 4 support points.
+var perms4 = func() [][Points]int {
+	var out [][Points]int
+	var rec func(cur [Points]int, used, n int)
+	rec = func(cur [Points]int, used, n int) {
+		if n == Points {
+			out = append(out, cur)
+			return
+		}
+		for j := range Points {
+			if used>>j&1 == 0 {
+				cur[n] = j
+				rec(cur, used|1<<j, n+1)
+			}
+		}
+	}
+	rec([Points]int{}, 0, 0)
+	return out
+}()
+
+// Canonical returns the representative of cf's orbit under relabelings of
+// the 4 support points: the lexicographically largest image. A relabeling
+// permutes the points' masses and so maps the program to itself; the image
+// is renormalized by flipping every coordinate on which the new point 0
+// reads 1, which is also a symmetry. Configurations with one representative
+// have the same maximum.
+func (cf Config) Canonical() Config {
+	best := cf
+	for _, pi := range perms4 {
+		if img := cf.Relabel(pi); greater(img, best) {
+			best = img
+		}
+	}
+	return best
+}
+
+// Relabel returns the configuration whose point i is cf's point pi[i],
+// renormalized so that point 0 reads 0 on every coordinate. Its program
+// with masses x'_i = x_pi[i] is cf's program with masses x.
+func (cf Config) Relabel(pi [Points]int) Config {
+	var img Config
+	for t, n := range cf {
+		if n == 0 {
+			continue
+		}
+		flip := Bit(t, pi[0])
+		tau := 0
+		for i := 1; i < Points; i++ {
+			tau |= (Bit(t, pi[i]) ^ flip) << (i - 1)
+		}
+		img[tau-1] += n
+	}
+	return img
+}
+
+func greater(a, b Config) bool {
+	for t := range a {
+		if a[t] != b[t] {
+			return a[t] > b[t]
+		}
+	}
+	return false
+}
+
+// Orbits returns one Config per orbit of relabelings (its Canonical form),
+// in the order of Configs.
+func Orbits(d int) []Config {
+	var out []Config
+	for _, cf := range Configs(d) {
+		if cf.Canonical() == cf {
+			out = append(out, cf)
+		}
+	}
+	return out
+}

@@ -3,6 +3,7 @@ package corner
 import (
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"gonum.org/v1/gonum/floats/scalar"
@@ -143,4 +144,53 @@ func TestPanics(t *testing.T) {
 			f()
 		}()
 	}
+}
+
+// Orbits are a partition: every configuration's canonical form is an
+// orbit representative, and relabeled configurations have the same
+// multiset of pairwise Hamming distances and output count.
+func TestOrbits(t *testing.T) {
+	t.Parallel()
+	for d := 1; d <= 7; d++ {
+		all := Configs(d)
+		if want := binom(d+6, 6); len(all) != want {
+			t.Fatalf("d=%d: %d configurations, want C(d+6,6) = %d", d, len(all), want)
+		}
+		reps := map[Config]bool{}
+		for _, cf := range Orbits(d) {
+			reps[cf] = true
+		}
+		for _, cf := range all {
+			cn := cf.Canonical()
+			if !reps[cn] {
+				t.Fatalf("d=%d: canonical form %v of %v is not a representative", d, cn, cf)
+			}
+			if cn.Outputs(3) != cf.Outputs(3) || hammings(cn) != hammings(cf) {
+				t.Fatalf("d=%d: %v and its canonical form %v differ in structure", d, cf, cn)
+			}
+		}
+		t.Logf("d=%d: %d configurations, %d orbits", d, len(all), len(reps))
+	}
+}
+
+func binom(n, k int) int {
+	r := 1
+	for i := 1; i <= k; i++ {
+		r = r * (n - k + i) / i
+	}
+	return r
+}
+
+// hammings returns the sorted pairwise Hamming distances of the points.
+func hammings(cf Config) [6]int {
+	var h [6]int
+	i := 0
+	for a := range Points {
+		for b := a + 1; b < Points; b++ {
+			h[i] = cf.Hamming(a, b)
+			i++
+		}
+	}
+	slices.Sort(h[:])
+	return h
 }

@@ -263,3 +263,28 @@ func TestMaximizeInput(t *testing.T) {
 		t.Error("d = 0 accepted")
 	}
 }
+
+// Relabeling the support points maps a configuration's program to itself
+// with permuted masses: the reason one configuration per orbit suffices.
+func TestRelabelInvariance(t *testing.T) {
+	t.Parallel()
+	rnd := rand.New(rand.NewPCG(5, 6))
+	for trial := range 100 {
+		d, k := 2+trial%4, 1+trial%2
+		configs := corner.Configs(d)
+		cf := configs[rnd.IntN(len(configs))]
+		pi := [4]int{0, 1, 2, 3}
+		rnd.Shuffle(4, func(i, j int) { pi[i], pi[j] = pi[j], pi[i] })
+		img := cf.Relabel(pi)
+		x, y := randomMasses(rnd, 4), randomMasses(rnd, 4)
+		xp, yp := make([]float64, 4), make([]float64, 4)
+		for i := range 4 {
+			xp[i], yp[i] = x[pi[i]], y[pi[i]]
+		}
+		f := ConfigProgram(cf, k, 0.1, 5).LogF(x, y)
+		g := ConfigProgram(img, k, 0.1, 5).LogF(xp, yp)
+		if !scalar.EqualWithinAbsOrRel(f, g, 1e-13, 1e-12) {
+			t.Fatalf("config %v relabeled by %v to %v: log F %.17g vs %.17g", cf, pi, img, f, g)
+		}
+	}
+}
