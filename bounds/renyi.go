@@ -13,6 +13,7 @@ package bounds
 import (
 	"math"
 
+	"github.com/bernamp/bernamp/internal/floatbits"
 	"github.com/bernamp/bernamp/internal/logspace"
 )
 
@@ -78,22 +79,14 @@ func P(alpha, eps float64) float64 {
 		return p0
 	}
 	// p0 is within about (1 + D) * 1e-16 relative of the root; bracket it
-	// with margin and bisect on the float64 bits of p (ordered for positive
-	// floats), r being decreasing in p.
-	lo := math.Float64bits(p0 * (1 - 1e-12))
-	hi := math.Float64bits(math.Min(p0*(1+1e-12), 0.5))
-	if Renyi(alpha, math.Float64frombits(lo)) <= eps || Renyi(alpha, math.Float64frombits(hi)) > eps {
+	// with margin and bisect on the float64 bits of p, r being decreasing.
+	feasible := func(p float64) bool { return Renyi(alpha, p) <= eps }
+	lo, hi := p0*(1-1e-12), math.Min(p0*(1+1e-12), 0.5)
+	if feasible(lo) || !feasible(hi) {
 		return p0 // the bracket failed: keep the logit's p
 	}
-	for hi-lo > 1 {
-		mid := lo + (hi-lo)/2
-		if Renyi(alpha, math.Float64frombits(mid)) <= eps {
-			hi = mid
-		} else {
-			lo = mid
-		}
-	}
-	return math.Float64frombits(hi)
+	_, p := floatbits.Bisect(lo, hi, feasible)
+	return p
 }
 
 // Logit returns D = log((1-p)/p) for p = P(alpha, eps), which stays
@@ -111,19 +104,10 @@ func Logit(alpha, eps float64) float64 {
 	for renyiLogit(alpha, hi) <= eps {
 		hi *= 2
 	}
-	// Bisection on the float64 bit patterns (ordered for positive floats):
-	// at most 64 steps, and it ends on adjacent floats lo < hi with
-	// r(lo) <= eps < r(hi), r being increasing in D.
-	lo, hb := uint64(0), math.Float64bits(hi)
-	for hb-lo > 1 {
-		mid := lo + (hb-lo)/2
-		if renyiLogit(alpha, math.Float64frombits(mid)) <= eps {
-			lo = mid
-		} else {
-			hb = mid
-		}
-	}
-	return math.Float64frombits(lo)
+	// It ends on adjacent floats D < D' with r(D) <= eps < r(D'), r being
+	// increasing in D.
+	D, _ := floatbits.Bisect(0, hi, func(D float64) bool { return renyiLogit(alpha, D) > eps })
+	return D
 }
 
 // expit returns 1/(1+e^-z).

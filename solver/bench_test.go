@@ -28,7 +28,7 @@ func benchmarkMaximize(b *testing.B, d, k, workers int) {
 }
 
 func BenchmarkMaximize(b *testing.B) {
-	for _, dk := range [][2]int{{1, 1}, {1, 4}, {2, 1}, {3, 1}, {4, 1}, {6, 1}, {8, 1}, {10, 1}, {12, 1}, {2, 2}, {2, 4}, {3, 4}, {4, 4}, {5, 4}, {6, 4}} {
+	for _, dk := range [][2]int{{1, 1}, {1, 4}, {2, 1}, {3, 1}, {4, 1}, {6, 1}, {8, 1}, {10, 1}, {12, 1}, {13, 1}, {14, 1}, {2, 2}, {2, 4}, {3, 4}, {4, 4}, {5, 4}, {6, 4}, {7, 4}} {
 		b.Run(fmt.Sprintf("d=%d/k=%d", dk[0], dk[1]), func(b *testing.B) {
 			if dk[0]*dk[1] > 12 && testing.Short() {
 				b.Skip("long")

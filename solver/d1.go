@@ -9,6 +9,7 @@ import (
 
 	"github.com/bernamp/bernamp/bounds"
 	"github.com/bernamp/bernamp/check"
+	"github.com/bernamp/bernamp/internal/floatbits"
 	"github.com/bernamp/bernamp/internal/logspace"
 )
 
@@ -260,20 +261,12 @@ func (p *one) project(v point) (pt point, ok bool) {
 		return v, false
 	}
 	at := func(l float64) point { return point{v.xb + l*delta, v.y + l*delta} }
-	lo, hi := uint64(0), math.Float64bits(1.0)
-	if !p.feasible(at(1).xb, at(1).y) {
+	feasible := func(l float64) bool { q := at(l); return p.feasible(q.xb, q.y) }
+	if !feasible(1) || feasible(0) {
 		return v, false
 	}
-	for hi-lo > 1 {
-		mid := lo + (hi-lo)/2
-		q := at(math.Float64frombits(mid))
-		if p.feasible(q.xb, q.y) {
-			hi = mid
-		} else {
-			lo = mid
-		}
-	}
-	return at(math.Float64frombits(hi)), true
+	_, l := floatbits.Bisect(0, 1, feasible)
+	return at(l), true
 }
 
 type box struct {
