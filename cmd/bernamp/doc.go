@@ -1,0 +1,73 @@
+// Bernamp computes the Rényi privacy amplification of Bernoulli sampling
+// (Imola and Chaudhuri, ICML 2021) on a grid of points.
+//
+// Usage:
+//
+//	bernamp <command> [flags]
+//
+// The commands are:
+//
+//	bounds   closed-form bounds LB and UB only, for every grid point
+//	post     the certified solver, for every grid point
+//	demo     post on the paper's Figure 1 grid: writes a CSV file and
+//	         prints a summary per (d, c)
+//	help     print this text
+//
+// Grid flags (bounds and post). Each takes a comma list such as 1,2,4 or a
+// range start:stop:step, which includes stop when it lands on it within
+// 1e-9 relative; range values are start + i*step rounded to 12 significant
+// digits, so 0.1:0.5:0.1 gives 0.1,0.2,0.3,0.4,0.5. The grid is the
+// cartesian product in the order d, k, c, alpha, eps (eps varies fastest).
+//
+//	--d      dimension of theta, integers >= 1 (default 1)
+//	--k      Bernoulli samples released, integers >= 1 (default 1)
+//	--c      range constant, theta in [c, 1-c]^d, in (0, 0.5) (default 0.1)
+//	--alpha  Rényi order, > 1 and finite (default 5)
+//	--eps    RDP level of the mechanism in nats, >= 0 and finite (default 1)
+//
+// Other flags:
+//
+//	--format csv|json|table  output format (default table when stdout is a
+//	                         terminal, csv otherwise)
+//	--workers N              points solved in parallel, >= 1 (default
+//	                         GOMAXPROCS, the number of usable CPUs); a grid
+//	                         of fewer points shares the rest among them
+//	--tol T                  certified gap in nats, > 0 (default 1e-9;
+//	                         post and demo only)
+//	--timeout D              time limit per point, a Go duration such as
+//	                         30s; 0 means none (default 0; post and demo only)
+//	--force                  allow grids of more than 100000 points (at most
+//	                         100000000)
+//	--no-timing              write 0 in the seconds column, so output is
+//	                         byte-identical between runs
+//	--out FILE               demo only: the CSV file to write (default
+//	                         bernamp-demo.csv)
+//
+// Output has one record per grid point, in grid order, written as soon as it
+// is known. The CSV columns are
+//
+//	d,k,c,alpha,eps,lb,ub,post,post_upper,status,seconds
+//
+// and LB <= post <= post_upper <= UB is a proved interval for Post: a privacy
+// claim must use post_upper. status is certified, witness or bounds. JSON
+// output is an array with one object per line holding the same fields plus
+// ub_post_processing, ub_asymptote, thm2, excess, conjecture, method,
+// witness {corners, p, q, value, div_pq, div_qp} and search {boxes, open,
+// cuts, evals, complete, open_bound, and for d >= 2 configs, searched, deep,
+// pruned}; witness and search are omitted by bounds. The table format adds
+// the conjecture column. Rows where a verified witness refutes the paper's
+// conjecture Post = LB are also reported on stderr, with the witness.
+//
+// Every row is cross-checked (lb <= post <= post_upper <= ub); a failure is
+// reported on stderr and makes the exit status 1 once all rows are written.
+//
+// Exit status: 0 on success, 1 on a runtime failure or interruption (rows
+// already finished are kept), 2 on invalid input, which is rejected before
+// any work.
+//
+// Examples:
+//
+//	bernamp post --d 1 --k 1,2 --c 0.1 --alpha 5 --eps 0.5:2:0.5
+//	bernamp bounds --d 1:4:1 --c 0.01,0.1 --alpha 50 --eps 0.1:5:0.1 --format json
+//	bernamp demo --out fig1.csv
+package main
