@@ -72,7 +72,7 @@ func Maximize(ctx context.Context, d, k int, c, alpha, eps float64, workers int,
 	if method != MethodReduced && method != MethodFull {
 		return nil, nil, fmt.Errorf("solver.Maximize: %w: method is %q, must be %q or %q", ErrInput, method, MethodReduced, MethodFull)
 	}
-	if method == MethodFull && !verifyFull(d, k) {
+	if method == MethodFull && !FullFits(d, k) {
 		return nil, nil, fmt.Errorf("solver.Maximize: %w: the full program has (k+1)^d = %.3g outputs, more than 2^20: use %q", ErrInput, math.Pow(float64(k+1), float64(d)), MethodReduced)
 	}
 	if d == 1 {
@@ -176,7 +176,7 @@ func Maximize(ctx context.Context, d, k int, c, alpha, eps float64, workers int,
 
 	res := &Result{Upper: ub, Method: MethodClosedForm}
 	// The Theorem 4 pair is always a candidate: post >= LB by construction.
-	full := verifyFull(d, k)
+	full := FullFits(d, k)
 	res.Lower = lb
 	res.Corners = []string{corner.Name(0, d), corner.Name(1<<d-1, d)}
 	p := bounds.P(alpha, eps)
@@ -251,9 +251,10 @@ func searchConfig(ctx context.Context, cf corner.Config, d, k int, c, alpha, eps
 	return best, rise, bx, by
 }
 
-// verifyFull reports whether a witness is verified on the full corner
-// program ((k+1)^d outputs, at most 2^20) rather than the reduced one.
-func verifyFull(d, k int) bool {
+// FullFits reports whether the full corner program of (d, k) is small
+// enough to evaluate: (k+1)^d outputs, at most 2^20. Witnesses are verified
+// on it when it fits, and MethodFull is accepted only then.
+func FullFits(d, k int) bool {
 	return float64(d)*math.Log2(float64(k+1)) <= 20 && d <= 20
 }
 

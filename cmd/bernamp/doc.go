@@ -34,6 +34,11 @@
 //	                         of fewer points shares the rest among them
 //	--tol T                  certified gap in nats, > 0 (default 1e-9;
 //	                         post and demo only)
+//	--method M               evaluator of the configuration search for
+//	                         d >= 2: reduced (default; outputs grouped by
+//	                         bit pattern) or full (all 2^d corners, the
+//	                         paper's program; (k+1)^d <= 2^20 outputs);
+//	                         post and demo only
 //	--timeout D              time limit per point, a Go duration such as
 //	                         30s; 0 means none (default 0; post and demo only)
 //	--force                  allow grids of more than 100000 points (at most

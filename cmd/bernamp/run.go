@@ -15,6 +15,7 @@ import (
 
 	"github.com/bernamp/bernamp"
 	"github.com/bernamp/bernamp/parallel"
+	"github.com/bernamp/bernamp/solver"
 )
 
 //go:embed doc.go
@@ -92,6 +93,7 @@ type options struct {
 	format   string
 	workers  int
 	tol      float64
+	method   string
 	timeout  time.Duration
 	force    bool
 	noTiming bool
@@ -101,7 +103,7 @@ type options struct {
 // Flag groups of newFlagSet.
 const (
 	gridOpts   = 1 << iota // --d --k --c --alpha --eps --format --force
-	solverOpts             // --tol --timeout
+	solverOpts             // --tol --timeout --method
 	demoOpts               // --out
 )
 
@@ -120,6 +122,7 @@ func newFlagSet(cmd string, o *options, groups int) *flag.FlagSet {
 	}
 	if groups&solverOpts != 0 {
 		fs.Float64Var(&o.tol, "tol", 1e-9, "certified gap in nats, > 0")
+		fs.StringVar(&o.method, "method", solver.MethodReduced, "evaluator of the search for d >= 2: reduced or full")
 		fs.DurationVar(&o.timeout, "timeout", 0, "time limit per point, 0 means none")
 	}
 	if groups&demoOpts != 0 {
@@ -167,6 +170,9 @@ func checkOptions(o *options, groups int) error {
 		if !(o.tol > 0) || math.IsInf(o.tol, 1) {
 			return usagef("--tol: tol is %v, must be > 0 and finite", o.tol)
 		}
+		if o.method != solver.MethodReduced && o.method != solver.MethodFull {
+			return usagef("--method: method is %q, must be %s or %s", o.method, solver.MethodReduced, solver.MethodFull)
+		}
 		if o.timeout < 0 {
 			return usagef("--timeout: timeout is %v, must be >= 0", o.timeout)
 		}
@@ -205,6 +211,15 @@ func runGrid(ctx context.Context, cmd string, args []string, stdout, stderr io.W
 	var settings *bernamp.Settings
 	if cmd == "post" {
 		settings = solverSettings(&o, g.n)
+		if o.method == solver.MethodFull {
+			for _, d := range g.d {
+				for _, k := range g.k {
+					if d > 1 && !solver.FullFits(d, k) {
+						return usagef("--method: full needs (k+1)^d <= 2^20 outputs, and d=%d k=%d has %.3g: use reduced", d, k, math.Pow(float64(k+1), float64(d)))
+					}
+				}
+			}
+		}
 	}
 	w, err := newRowWriter(o.format, stdout)
 	if err != nil {
@@ -270,5 +285,5 @@ func solveGrid(ctx context.Context, g *grid, settings *bernamp.Settings, o *opti
 // pool runs min(n, workers) points at once; each point may use the workers
 // left over, so a single hard point still gets every worker.
 func solverSettings(o *options, n int) *bernamp.Settings {
-	return &bernamp.Settings{Tol: o.tol, Timeout: o.timeout, Workers: max(1, o.workers/min(n, o.workers))}
+	return &bernamp.Settings{Tol: o.tol, Timeout: o.timeout, Method: o.method, Workers: max(1, o.workers/min(n, o.workers))}
 }

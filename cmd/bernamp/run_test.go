@@ -572,3 +572,33 @@ func TestSolverSettings(t *testing.T) {
 		}
 	}
 }
+
+func TestMethodFlag(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		args     []string
+		wantCode int
+		wantErr  string
+	}{
+		{[]string{"post", "--method", "dense"}, 2, "--method"},
+		{[]string{"post", "--d", "30", "--method", "full"}, 2, "--method"},
+		{[]string{"post", "--d", "2", "--method", "full", "--no-timing"}, 0, ""},
+	} {
+		code, stdout, stderr := runArgs(t, tc.args...)
+		if code != tc.wantCode || !strings.Contains(stderr, tc.wantErr) {
+			t.Errorf("%v: exit %d, stderr %q; want %d and %q", tc.args, code, stderr, tc.wantCode, tc.wantErr)
+		}
+		if code == 0 {
+			full := readCSV(t, stdout)
+			_, red, _ := runArgs(t, "post", "--d", "2", "--no-timing")
+			reduced := readCSV(t, red)
+			// The two evaluators agree to 1e-12; the printed witnesses must
+			// agree to the 10 digits a user reads.
+			f, _ := strconv.ParseFloat(full[0][7], 64)
+			r, _ := strconv.ParseFloat(reduced[0][7], 64)
+			if math.Abs(f-r) > 1e-10 {
+				t.Errorf("post with full %v, reduced %v", f, r)
+			}
+		}
+	}
+}
