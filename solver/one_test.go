@@ -184,3 +184,31 @@ func TestOneAgainstReference(t *testing.T) {
 		}
 	}
 }
+
+// Post is nondecreasing in eps (a looser input guarantee) and in k (more
+// samples reveal more); the certified values must show it up to the
+// tolerance.
+func TestOneMonotone(t *testing.T) {
+	t.Parallel()
+	for _, c := range []float64{0.01, 0.1, 0.3} {
+		for _, alpha := range []float64{2, 5, 50} {
+			prevK := map[float64]float64{}
+			for k := 1; k <= 4; k++ {
+				prev := 0.0
+				for eps := 0.25; eps <= 4; eps += 0.25 {
+					r, err := One(context.Background(), k, c, alpha, eps, nil)
+					if err != nil {
+						t.Fatal(err)
+					}
+					if r.Upper < prev-DefaultTol {
+						t.Errorf("k=%d c=%v alpha=%v: Post decreases in eps: [%v, %v] at eps=%v after %v", k, c, alpha, r.Lower, r.Upper, eps, prev)
+					}
+					if r.Upper < prevK[eps]-DefaultTol {
+						t.Errorf("k=%d c=%v alpha=%v eps=%v: Post decreases in k: %v after %v", k, c, alpha, eps, r.Upper, prevK[eps])
+					}
+					prev, prevK[eps] = r.Lower, r.Lower
+				}
+			}
+		}
+	}
+}
