@@ -17,10 +17,14 @@ Method ("bscan+gss"):
     S-scan: lines perpendicular to the diagonal, x = (s+sig t)/2, y = (s-sig t)/2,
             s in (0,2), sig = +1 (x > y) and -1 (x < y); NS points per side;
     R-scan: rays from (1/2,1/2) at angle theta in [0, 2 pi); NR points.
-  1. float64 scan (log space) of log F along both boundary parameterizations;
-  2. every grid local maximum (up to 12 best per scan) is refined in mpmath at mp.dps = 60 by
-     golden-section search on [param_{i-1}, param_{i+1}] down to a bracket of 1e-40, with the
-     boundary point recomputed at 60 digits for every trial (bracketed Illinois root of h = E);
+  1. float64 scan (log space) of log F along both parameterizations (NS = 1500 per side,
+     NR = 3000, plus s = 1e-3..1e-8 and 2 - 1e-3..1e-8), and a coarser scan with every value
+     in mpmath at mp.dps = 60 (NSM = 600 per side, NRM = 1200): float64 cannot rank points
+     where F is flat near its max (k = 16, c = 0.01: post = eps (1 - 1e-13));
+  2. the 3 best float64 grid local maxima per scan and the 12 best mpmath grid local maxima per
+     scan are refined in mpmath at mp.dps = 60 by golden-section search on
+     [param_{i-1}, param_{i+1}] down to a bracket of 1e-40, with the boundary point recomputed
+     at 60 digits for every trial (bracketed Illinois/bisection root of log h = log E);
   3. kinks of the boundary (where the active constraint switches: g(x,y) = g(y,x) = E) are
      candidates too: the anti-diagonal point s = 1 (x + y = 1) is always one and is solved
      directly; any other sign change of g(x,y) - g(y,x) along the S-scan is refined by bisection
@@ -50,6 +54,7 @@ from mpmath import mp, mpf, log, exp, cos, sin, pi
 DPS = 60
 NS = 1500          # S-scan points per side
 NR = 3000          # R-scan points
+NSM, NRM = 600, 1200   # grids of the mpmath rescan (per side / full circle)
 KS = [1, 2, 4, 8, 16]
 CS = ["0.01", "0.1", "0.3"]
 ALPHAS = ["2", "5", "50"]
@@ -272,15 +277,55 @@ def solve(args):
     gtol = mpf(10)**-40
     cands = []          # (F, (x, y, xb, yb), tag, scan)
 
-    # ---- S-scan: s grid includes 1 exactly; finer near the ends
+    # ---- float64 scans. S: s grid includes 1 exactly, finer near the ends; R: theta grid
+    #      includes the anti-diagonal directions 3pi/4 (i = NR/4) and 7pi/4
     sgrid = sorted(set([i / NS * 2 for i in range(1, NS)] + [10.0**-j for j in range(3, 9)]
                        + [2 - 10.0**-j for j in range(3, 9)]))
+    rgrid = [2 * math.pi * i / NR + math.pi / 4 for i in range(NR)]
+    scans = {}
+    for sig in (1, -1):
+        ev = [P.f_eval(line_S(s, sig, 0.5)) for s in sgrid]
+        scans[sig] = ([e[0] for e in ev], [e[1] for e in ev])
+    scans["R"] = ([P.f_eval(line_R(th, math.cos, math.sin, 0.5))[0] for th in rgrid], None)
+    # ---- mpmath rescan on coarser grids (every value at mp.dps = 60): float64 cannot rank
+    #      points where F is flat near its max (e.g. k = 16, c = 0.01: post = eps (1 - 1e-13)).
+    #      Candidates = top 3 float64 local maxima per scan + all mpmath local maxima (up to 12).
+    fscans = scans
+    fsgrid, frgrid = sgrid, rgrid
+    sgrid = sorted(set([i / NSM * 2 for i in range(1, NSM)] + [10.0**-j for j in range(3, 9)]
+                       + [2 - 10.0**-j for j in range(3, 9)]))
+    rgrid = [2 * math.pi * i / NRM + math.pi / 4 for i in range(NRM)]
+    scans = {}
     for sig in (1, -1):
         vals, dif = [], []
         for s in sgrid:
-            lf, dd, _ = P.f_eval(line_S(s, sig, 0.5))
-            vals.append(lf)
-            dif.append(dd)
+            F, (x, y, xb, yb) = P.m_eval(line_S(s, sig, 0.5), line_S(mpf(s), sig, half))
+            vals.append(F)
+            dif.append(m_g(a, x, y, xb, yb) - m_g(a, y, x, yb, xb))
+        scans[sig] = (vals, dif)
+    scans["R"] = ([P.m_eval(line_R(th, math.cos, math.sin, 0.5),
+                            line_R(mpf(th), cos, sin, half))[0] for th in rgrid], None)
+    for sig in (1, -1):
+        vals = fscans[sig][0]
+        for i in local_maxima(vals, top=3):
+            A, B = mpf(fsgrid[i - 1]), mpf(fsgrid[i + 1])
+            fun = lambda s, sig=sig: P.m_eval(line_S(float(s), sig, 0.5), line_S(s, sig, half))
+            F, pt, arg = golden_max(fun, A, B, gtol)
+            cands.append((F, pt, "gss", "S"))
+    vals = fscans["R"][0]
+    vals_c = vals[-1:] + vals + vals[:1]
+    for i in local_maxima(vals_c, top=3):
+        j = i - 1
+        A = mpf(2) * pi * (j - 1) / NR + pi / 4
+        B = mpf(2) * pi * (j + 1) / NR + pi / 4
+        fun = lambda th: P.m_eval(line_R(float(th), math.cos, math.sin, 0.5),
+                                  line_R(th, cos, sin, half))
+        F, pt, arg = golden_max(fun, A, B, gtol)
+        cands.append((F, pt, "gss", "R"))
+    nr = len(rgrid)
+
+    for sig in (1, -1):
+        vals, dif = scans[sig]
         for i in local_maxima(vals):
             A, B = mpf(sgrid[i - 1]), mpf(sgrid[i + 1])
             fun = lambda s, sig=sig: P.m_eval(line_S(float(s), sig, 0.5), line_S(s, sig, half))
@@ -314,13 +359,10 @@ def solve(args):
     pt = m_point(ln, tau)
     cands.append((m_F(a, P.bm, *pt), pt, "kink", "S"))
 
-    # ---- R-scan: theta grid includes the anti-diagonal directions 3pi/4, 7pi/4
-    fth = [2 * math.pi * i / NR + math.pi / 4 for i in range(NR)]   # i = NR/4 -> 3pi/4
-    vals = []
-    for th in fth:
-        vals.append(P.f_eval(line_R(th, math.cos, math.sin, 0.5))[0])
-    vals_c = vals[-1:] + vals + vals[:1]                                # circular
-    mth = lambda i: 2 * pi * i / NR + pi / 4
+    # ---- R candidates (circular grid)
+    vals = scans["R"][0]
+    vals_c = vals[-1:] + vals + vals[:1]
+    mth = lambda i: 2 * pi * i / nr + pi / 4
     for i in local_maxima(vals_c):
         j = i - 1
         A, B = mth(j - 1), mth(j + 1)
@@ -409,7 +451,7 @@ def main():
         res = pool.map(solve, pts, chunksize=1)
     mp.dps = DPS
     lines = ["k,c,alpha,eps,post,x,y,lb,method"]
-    worst, worst_pt, worst_agree, slowest = mpf(0), None, mpf(0), 0.0
+    worst, worst_pt, worst_agree, worst_agree_pt, slowest = mpf(0), None, mpf(0), None, 0.0
     tags = {}
     for (k, c, a, e), r in zip(pts, res):
         lines.append(",".join([str(k), c, a, e] + [mp.nstr(r[n], 20) for n in ("post", "x", "y", "lb")]
@@ -417,7 +459,8 @@ def main():
         dlt = abs(r["post"] - r["lb"])
         if dlt > worst:
             worst, worst_pt = dlt, (k, c, a, e)
-        worst_agree = max(worst_agree, r["agreeSR"])
+        if r["agreeSR"] > worst_agree:
+            worst_agree, worst_agree_pt = r["agreeSR"], (k, c, a, e)
         slowest = max(slowest, r["secs"])
         tags[r["tag"]] = tags.get(r["tag"], 0) + 1
         if r["post"] > r["lb"] + mpf(10)**-10:
@@ -429,7 +472,8 @@ def main():
         f.write("\n".join(lines) + "\n")
     print("wrote %d rows in %.0f s (slowest point %.1f s)" % (len(pts), time.time() - t0, slowest))
     print("max |post - lb| = %s at %s" % (mp.nstr(worst, 5), worst_pt))
-    print("max |post_S - post_R| (two boundary parameterizations) = %s" % mp.nstr(worst_agree, 5))
+    print("max |post_S - post_R| (two boundary parameterizations) = %s at %s"
+          % (mp.nstr(worst_agree, 5), worst_agree_pt))
     print("maximizer types:", tags)
 
 
