@@ -1,12 +1,10 @@
 package bounds
 
 import (
-	"encoding/csv"
 	"math"
-	"os"
-	"strconv"
 	"testing"
 
+	"github.com/bernamp/bernamp/internal/testref"
 	"gonum.org/v1/gonum/floats/scalar"
 )
 
@@ -20,30 +18,10 @@ type refRow struct {
 
 func readRef(t *testing.T) []refRow {
 	t.Helper()
-	f, err := os.Open("../testdata/ref/bounds.csv")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	recs, err := csv.NewReader(f).ReadAll()
-	if err != nil {
-		t.Fatal(err)
-	}
-	var rows []refRow
-	for _, r := range recs[1:] {
-		var v [10]float64
-		for i, s := range r {
-			if s == "" {
-				continue
-			}
-			if v[i], err = strconv.ParseFloat(s, 64); err != nil {
-				t.Fatalf("%v: %v", r, err)
-			}
-		}
-		rows = append(rows, refRow{int(v[0]), int(v[1]), v[2], v[3], v[4], v[5], v[6], v[7], v[8], v[9], r[9] != ""})
-	}
-	if len(rows) < 100 {
-		t.Fatalf("only %d reference rows", len(rows))
+	vals, present := testref.Floats(t, "../testdata/ref/bounds.csv", 10, 100)
+	rows := make([]refRow, len(vals))
+	for i, v := range vals {
+		rows[i] = refRow{int(v[0]), int(v[1]), v[2], v[3], v[4], v[5], v[6], v[7], v[8], v[9], present[i][9]}
 	}
 	return rows
 }

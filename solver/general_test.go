@@ -2,15 +2,13 @@ package solver
 
 import (
 	"context"
-	"encoding/csv"
 	"math"
 	"math/rand/v2"
-	"os"
-	"strconv"
 	"testing"
 
 	"github.com/bernamp/bernamp/bounds"
 	"github.com/bernamp/bernamp/corner"
+	"github.com/bernamp/bernamp/internal/testref"
 	"gonum.org/v1/gonum/floats/scalar"
 )
 
@@ -298,25 +296,8 @@ func TestRelabelInvariance(t *testing.T) {
 // testdata/ref/README_d23.md), and stays below the closed-form bound.
 func TestMaximizeAgainstReference(t *testing.T) {
 	t.Parallel()
-	f, err := os.Open("../testdata/ref/post_d23.csv")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	recs, err := csv.NewReader(f).ReadAll()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(recs) < 10 {
-		t.Fatalf("only %d reference rows", len(recs))
-	}
-	for _, rec := range recs[1:] {
-		var v [6]float64
-		for i := range v {
-			if v[i], err = strconv.ParseFloat(rec[i], 64); err != nil {
-				t.Fatal(err)
-			}
-		}
+	rows, _ := testref.Floats(t, "../testdata/ref/post_d23.csv", 6, 10)
+	for _, v := range rows {
 		d, k, c, alpha, eps, want := int(v[0]), int(v[1]), v[2], v[3], v[4], v[5]
 		r, _, err := Maximize(context.Background(), d, k, c, alpha, eps, 0, nil)
 		if err != nil {

@@ -2,13 +2,11 @@ package solver
 
 import (
 	"context"
-	"encoding/csv"
 	"math"
-	"os"
-	"strconv"
 	"testing"
 
 	"github.com/bernamp/bernamp/bounds"
+	"github.com/bernamp/bernamp/internal/testref"
 )
 
 // bruteOne returns the largest objective of Algorithm 1 found by a dense
@@ -149,25 +147,8 @@ func TestOneInput(t *testing.T) {
 // the default tolerance of it.
 func TestOneAgainstReference(t *testing.T) {
 	t.Parallel()
-	f, err := os.Open("../testdata/ref/post_d1.csv")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	recs, err := csv.NewReader(f).ReadAll()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(recs) < 50 {
-		t.Fatalf("only %d reference rows", len(recs))
-	}
-	for _, rec := range recs[1:] {
-		var v [5]float64
-		for i := range v {
-			if v[i], err = strconv.ParseFloat(rec[i], 64); err != nil {
-				t.Fatal(err)
-			}
-		}
+	rows, _ := testref.Floats(t, "../testdata/ref/post_d1.csv", 5, 50)
+	for _, v := range rows {
 		k, c, alpha, eps, want := int(v[0]), v[1], v[2], v[3], v[4]
 		r, err := One(context.Background(), k, c, alpha, eps, nil)
 		if err != nil {
