@@ -93,6 +93,7 @@ func Maximize(ctx context.Context, d, k int, c, alpha, eps float64, workers int,
 		config int
 	}
 	best := found{logF: math.Inf(-1), config: -1}
+	deepDone := true // stage 2 ran on every configuration chosen for it
 	if ub-lb > tol && eps > 0 {
 		rc := bounds.Renyi(alpha, c)
 		var todo []int
@@ -162,17 +163,14 @@ func Maximize(ctx context.Context, d, k int, c, alpha, eps float64, workers int,
 				rec.Deep++
 			}
 		}
-		stage2 := rec.Deep == len(deep)
+		deepDone = rec.Deep == len(deep)
 		for _, i := range todo {
 			if sl := slots[i]; sl.x != nil && (sl.f > best.logF || sl.f == best.logF && i < best.config) {
 				best = found{sl.f, sl.x, sl.y, i}
 			}
 		}
-		if !stage2 {
-			rec.Searched = min(rec.Searched, rec.Configs-rec.Pruned-1) // not complete
-		}
 	}
-	rec.Complete = rec.Searched+rec.Pruned == rec.Configs || ub-lb <= tol || eps == 0
+	rec.Complete = rec.Searched+rec.Pruned == rec.Configs && deepDone || ub-lb <= tol || eps == 0
 
 	res := &Result{Upper: ub, Method: MethodClosedForm}
 	// The Theorem 4 pair is always a candidate: post >= LB by construction.
