@@ -17,6 +17,7 @@ package bernamp
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"time"
@@ -71,7 +72,20 @@ type Result struct {
 	Method           string  // how PostUpper was proved
 	Witness          *Witness
 	Search           *Search
-	Seconds          float64 // wall time of the solve
+	Certificate      *Certificate // the proof behind PostUpper for D >= 2, nil when none was run
+	Seconds          float64      // wall time of the solve
+}
+
+// Certificate records the branch and bound over output likelihood ratios
+// that proves PostUpper for D >= 2 (solver.Certify, docs/certificates.md).
+type Certificate struct {
+	Upper     float64 // proved upper bound on Post
+	Complete  bool    // Upper - Post <= Tol proved (every box closed)
+	Boxes     int     // boxes bounded
+	LPs       int     // linear programs solved
+	Open      int     // boxes still open when the search stopped
+	OpenBound float64 // largest bound among open boxes (0 when none)
+	Seconds   float64 // wall time of the certificate
 }
 
 // Witness is an explicit feasible pair (P, Q) of corner distributions.
@@ -113,7 +127,18 @@ type Settings struct {
 	// Workers is the number of goroutines one point may use; 0 means
 	// runtime.GOMAXPROCS(0). The answer does not depend on it.
 	Workers int
+	// NoCertify skips the certificate for D >= 2; PostUpper is then the
+	// closed form. The certificate runs where the full corner program is
+	// small enough (D <= 5, (K+1)^D <= 4096) and, when Timeout is 0, for at
+	// most DefaultCertTimeout.
+	NoCertify bool
 }
+
+// DefaultCertTimeout bounds the certificate of one point when
+// Settings.Timeout is 0: hard points (D = 2 with K >= 4, c = 0.01 with K >=
+// 2) do not close within millions of boxes, and keep the bound proved when
+// the time is up.
+const DefaultCertTimeout = time.Minute
 
 func (s *Settings) tol() float64 {
 	if s == nil || s.Tol == 0 {
@@ -130,8 +155,10 @@ func Bounds(p Params) (Result, error) {
 
 // Post computes the amplified level at p. For D = 1 it returns a certified
 // interval (solver.One). For D >= 2 it returns the best verified witness of
-// the configuration search (solver.Maximize) with PostUpper the closed-form
-// bound, so Status is "witness" unless that bound is already within Tol.
+// the configuration search (solver.Maximize) and, unless s.NoCertify, the
+// upper bound proved by solver.Certify where it fits: Status is "certified"
+// when that proof closes within Tol, otherwise "witness" with the best bound
+// proved (the closed form at worst).
 //
 // Errors are returned only for invalid p or s; a cancelled ctx ends the
 // search early and the Result keeps the bound proved so far.
@@ -160,21 +187,17 @@ func Post(ctx context.Context, p Params, s *Settings) (Result, error) {
 	if r.UB-r.LB <= tol {
 		r.Status = StatusCertified
 	}
-	if s == nil || !s.BoundsOnly {
-		var ss solver.Settings
-		if s != nil {
-			ss.Method = s.Method
-			if s.Timeout > 0 {
-				var cancel context.CancelFunc
-				ctx, cancel = context.WithTimeout(ctx, s.Timeout)
-				defer cancel()
-			}
+	if s == nil {
+		s = &Settings{}
+	}
+	if !s.BoundsOnly {
+		ss := solver.Settings{Tol: tol, Method: s.Method}
+		if s.Timeout > 0 {
+			var cancel context.CancelFunc
+			ctx, cancel = context.WithTimeout(ctx, s.Timeout)
+			defer cancel()
 		}
-		ss.Tol = tol
-		workers := 0
-		if s != nil {
-			workers = s.Workers
-		}
+		workers := s.Workers
 		sr, rec, err := solver.Maximize(ctx, p.D, p.K, p.C, p.Alpha, p.Eps, workers, &ss)
 		if err != nil {
 			return Result{}, fmt.Errorf("bernamp.Post: %w", err)
@@ -190,6 +213,11 @@ func Post(ctx context.Context, p Params, s *Settings) (Result, error) {
 			r.Search.Configs, r.Search.Searched, r.Search.Deep, r.Search.Pruned = rec.Configs, rec.Searched, rec.Deep, rec.Pruned
 			r.Search.Complete = rec.Complete
 		}
+		if p.D >= 2 && r.Status != StatusCertified && !s.NoCertify {
+			if err := certify(ctx, p, s, tol, workers, &r); err != nil {
+				return Result{}, fmt.Errorf("bernamp.Post: %w", err)
+			}
+		}
 	}
 	r.Excess = r.Post - r.LB
 	switch {
@@ -202,4 +230,36 @@ func Post(ctx context.Context, p Params, s *Settings) (Result, error) {
 	}
 	r.Seconds = time.Since(start).Seconds()
 	return r, nil
+}
+
+// certify runs solver.Certify above the witness r.Post and tightens
+// r.PostUpper and r.Status with what it proves. A point too large for the
+// certificate's dense LPs keeps the closed form.
+func certify(ctx context.Context, p Params, s *Settings, tol float64, workers int, r *Result) error {
+	if s.Timeout == 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, DefaultCertTimeout)
+		defer cancel()
+	}
+	if workers == 0 {
+		workers = -1 // solver.CertSettings: GOMAXPROCS
+	}
+	cert, err := solver.Certify(ctx, p.D, p.K, p.C, p.Alpha, p.Eps, r.Post, &solver.CertSettings{Tol: tol, Workers: workers})
+	if errors.Is(err, solver.ErrTooLarge) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	r.Certificate = &Certificate{Upper: cert.Upper, Complete: cert.Complete, Boxes: cert.Boxes, LPs: cert.LPs,
+		Open: cert.Open, OpenBound: cert.OpenBound, Seconds: cert.Seconds}
+	if cert.Upper < r.PostUpper {
+		// Below r.Post would be a bug; the caller's cross-check reports it.
+		r.PostUpper = cert.Upper
+		r.Method = solver.MethodOutputRatioBB
+	}
+	if r.PostUpper-r.Post <= tol {
+		r.Status = StatusCertified
+	}
+	return nil
 }

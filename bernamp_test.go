@@ -29,7 +29,9 @@ func TestPostValidates(t *testing.T) {
 func TestPostOrdered(t *testing.T) {
 	t.Parallel()
 	for _, d := range []int{1, 2, 7} {
-		set := &Settings{}
+		// The certificate's reach is tested in package solver and by
+		// TestPostCertifies; here the witness path runs at every extreme.
+		set := &Settings{NoCertify: true}
 		if d == 7 {
 			set.BoundsOnly = true // the search at d = 7 is measured by benchmarks
 		}
@@ -59,6 +61,34 @@ func TestPostOrdered(t *testing.T) {
 					}
 				}
 			}
+		}
+	}
+}
+
+// For d >= 2 the certificate tightens PostUpper from the closed form to
+// within Tol of the witness at the paper's d = 2 and d = 3 points, and
+// --certify=false (NoCertify) leaves the closed form.
+func TestPostCertifies(t *testing.T) {
+	t.Parallel()
+	for _, p := range []Params{
+		{D: 2, K: 1, C: 0.1, Alpha: 5, Eps: 1},
+		{D: 2, K: 2, C: 0.2, Alpha: 3, Eps: 1.3},
+		{D: 3, K: 1, C: 0.2, Alpha: 4, Eps: 1.5},
+	} {
+		r, err := Post(context.Background(), p, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.Status != StatusCertified || r.Certificate == nil || !r.Certificate.Complete ||
+			r.PostUpper-r.Post > 1e-9 || r.PostUpper < r.Post || r.PostUpper >= r.UB || r.Conjecture != ConjectureProved {
+			t.Errorf("%+v: status %s, [%v, %v], ub %v, certificate %+v", p, r.Status, r.Post, r.PostUpper, r.UB, r.Certificate)
+		}
+		r, err = Post(context.Background(), p, &Settings{NoCertify: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.Status != StatusWitness || r.Certificate != nil || r.PostUpper != r.UB {
+			t.Errorf("%+v without certificate: status %s, post_upper %v, ub %v", p, r.Status, r.PostUpper, r.UB)
 		}
 	}
 }

@@ -14,11 +14,12 @@ import (
 	"github.com/bernamp/bernamp"
 )
 
-// demoTimeout is the demo's time limit per point unless --timeout is given:
-// the configuration search at d = 15, alpha = 50 takes about a minute per
-// point, so without a limit the demo would run for an hour; with it, such
-// points report the best witness found and a partial search.
-const demoTimeout = time.Second
+// demoTimeout is the demo's time limit per point (search and certificate)
+// unless --timeout is given: the configuration search at d = 15, alpha = 50
+// takes about a minute per point, so without a limit the demo would run for
+// an hour; with it, such points report the best witness found, a partial
+// search and the bound proved so far.
+const demoTimeout = 400 * time.Millisecond
 
 // demoGrid is the grid of Figure 1 of the paper: 750 points.
 var demoGrid = gridFlags{d: "1,2,3,5,15", k: "1", c: "0.01,0.1,0.3", alpha: "50", eps: "0.1:5:0.1"}

@@ -39,6 +39,11 @@
 //	                         bit pattern) or full (all 2^d corners, the
 //	                         paper's program; (k+1)^d <= 2^20 outputs);
 //	                         post and demo only
+//	--certify                prove an upper bound for d >= 2 where the full
+//	                         corner program fits (d <= 5, (k+1)^d <= 4096),
+//	                         within --timeout or else one minute per point;
+//	                         --certify=false skips it (default true; post
+//	                         and demo only)
 //	--timeout D              time limit per point, a Go duration such as
 //	                         30s; 0 means none (default 0; post and demo only)
 //	--force                  allow grids of more than 100000 points (at most
@@ -57,7 +62,8 @@
 // claim must use post_upper. status is certified, witness or bounds. JSON
 // output is an array with one object per line holding the same fields plus
 // ub_post_processing, ub_asymptote, thm2, excess, conjecture, method,
-// witness {corners, p, q, value, div_pq, div_qp} and search {boxes, open,
+// witness {corners, p, q, value, div_pq, div_qp}, certificate {upper,
+// complete, boxes, lps, open, open_bound, seconds} and search {boxes, open,
 // cuts, evals, complete, open_bound, and for d >= 2 configs, searched, deep,
 // pruned}; witness and search are omitted by bounds. The table format adds
 // the conjecture column. Rows where a verified witness refutes the paper's

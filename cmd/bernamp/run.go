@@ -94,6 +94,7 @@ type options struct {
 	workers  int
 	tol      float64
 	method   string
+	certify  bool
 	timeout  time.Duration
 	force    bool
 	noTiming bool
@@ -103,7 +104,7 @@ type options struct {
 // Flag groups of newFlagSet.
 const (
 	gridOpts   = 1 << iota // --d --k --c --alpha --eps --format --force
-	solverOpts             // --tol --timeout --method
+	solverOpts             // --tol --timeout --method --certify
 	demoOpts               // --out
 )
 
@@ -123,6 +124,7 @@ func newFlagSet(cmd string, o *options, groups int) *flag.FlagSet {
 	if groups&solverOpts != 0 {
 		fs.Float64Var(&o.tol, "tol", 1e-9, "certified gap in nats, > 0")
 		fs.StringVar(&o.method, "method", solver.MethodReduced, "evaluator of the search for d >= 2: reduced or full")
+		fs.BoolVar(&o.certify, "certify", true, "prove an upper bound for d >= 2 where it fits (--certify=false skips it)")
 		fs.DurationVar(&o.timeout, "timeout", 0, "time limit per point, 0 means none")
 	}
 	if groups&demoOpts != 0 {
@@ -285,5 +287,5 @@ func solveGrid(ctx context.Context, g *grid, settings *bernamp.Settings, o *opti
 // pool runs min(n, workers) points at once; each point may use the workers
 // left over, so a single hard point still gets every worker.
 func solverSettings(o *options, n int) *bernamp.Settings {
-	return &bernamp.Settings{Tol: o.tol, Timeout: o.timeout, Method: o.method, Workers: max(1, o.workers/min(n, o.workers))}
+	return &bernamp.Settings{Tol: o.tol, Timeout: o.timeout, Method: o.method, NoCertify: !o.certify, Workers: max(1, o.workers/min(n, o.workers))}
 }

@@ -1,0 +1,590 @@
+package solver
+
+import (
+	"math"
+
+	"github.com/bernamp/bernamp/corner"
+	"github.com/bernamp/bernamp/internal/logspace"
+)
+
+// certProgram is the full corner program of one point, prepared for the
+// branch and bound over the output likelihood ratios t_m = (Kx)_m / (Ky)_m
+// (math.md section 5). The LP of a box has 4n variables, n = 2^d:
+//
+//	x_z (P), y_z (Q), s_z, s2_z (tangent-cut slacks, scaled by 1/Ê)   in [0, 1],
+//
+// and maximizes the chord bound on F/S over
+//
+//	sum x = sum y = 1,
+//	box rows      (Kx)_m <= th_m (Ky)_m,  tl_m (Ky)_m <= (Kx)_m,
+//	symmetry      x_z <= x_0 for every z,  x_{e_l} sorted (the weight-one corners),
+//	budgets       sum s <= 1, sum s2 <= 1,
+//	tangent cuts  a(t) x_z - b(t) y_z <= s_z and a(t) y_z - b(t) x_z <= s2_z,
+//	              a(t) = alpha t^(alpha-1) / Ê, b(t) = (alpha-1) t^alpha / Ê,
+//
+// where Ê >= E = exp((alpha-1) eps) and S = exp(logS) is the closing level.
+// It is read-only once built and shared by the workers.
+type certProgram struct {
+	d, k, n, M int
+	alpha      float64
+	logE       float64   // log Ê, rounded up
+	logS       float64   // objective scale: F is bounded in units of e^logS
+	lK         []float64 // M*n: log K[m, z]
+	lKmax      []float64 // M: max_z log K[m, z]
+	lKsum      []float64 // M: log sum_z K[m, z]
+	lKabs      float64   // max |log K[m, z]|
+	kh         []float64 // M*n: K[m, z] / max_z K[m, z]
+	rootLo     []float64 // M: log tl_m of the root box, widened
+	rootHi     []float64
+	sym        [][2]int // rows x_a - x_b <= 0
+}
+
+// certCutMax caps the ratio of a tangent cut: log t in [-certCutMax,
+// certCutMax], t in 1e-6..1e6 (math.md: huge-ratio cut rows made the
+// prototype's LPs unreliable). Any ratio gives a valid cut.
+const certCutMax = 13.815510557964274 // log(1e6)
+
+func newCertProgram(d, k int, c, alpha, eps, logS float64) *certProgram {
+	ch := corner.Full(d, k, c)
+	n, M := ch.Inputs(), ch.Outputs()
+	// Ê: (alpha-1) eps takes two roundings (at most 4.5e-16 relative);
+	// raising it by 1e-15 relative plus a tiny absolute amount keeps Ê >= E.
+	logE := (alpha-1)*eps*(1+1e-15) + 1e-300
+	p := &certProgram{d: d, k: k, n: n, M: M, alpha: alpha, logE: logE, logS: logS,
+		lK: make([]float64, M*n), lKmax: make([]float64, M), lKsum: make([]float64, M), kh: make([]float64, M*n),
+		rootLo: make([]float64, M), rootHi: make([]float64, M)}
+	col := make([]float64, M)
+	for z := range n {
+		ch.LogColumn(col, z)
+		for m, v := range col {
+			p.lK[m*n+z] = v
+		}
+	}
+	for m := range M {
+		row := p.lK[m*n : m*n+n]
+		lo, hi := row[0], row[0]
+		for _, v := range row {
+			lo, hi = math.Min(lo, v), math.Max(hi, v)
+		}
+		p.lKmax[m] = hi
+		p.lKabs = math.Max(p.lKabs, math.Max(math.Abs(lo), math.Abs(hi)))
+		p.lKsum[m] = logspace.Sum(row)
+		for z, v := range row {
+			p.kh[m*n+z] = math.Exp(v - hi)
+		}
+		// t_m = sum_z K x / sum_z K y lies between min_z K / max_z K and its
+		// inverse. LogColumn is accurate to a few ulps of |log K|; the root
+		// is widened by 1e-12 relative in t plus ten times that error.
+		w := hi - lo + 1e-12 + 1e-14*(math.Abs(hi)+math.Abs(lo))
+		// Data processing: R_alpha(Kx || Ky) <= eps, so every output's
+		// term u_m^alpha v_m^(1-alpha) = t_m^(alpha-1) u_m <= E, and u_m >=
+		// min_z K[m, z]; the same for Q || P. Hence
+		//	|log t_m| <= (log E - min_z log K[m, z]) / (alpha-1),
+		// widened like the root (logE is Ê, already rounded up).
+		dp := (logE - lo) / (alpha - 1)
+		dp += 1e-12 + 1e-14*(math.Abs(dp)+math.Abs(logE)+math.Abs(lo))
+		w = math.Min(w, dp)
+		p.rootLo[m], p.rootHi[m] = -w, w
+	}
+	// Symmetry domain (docs/certificates.md): x_0 >= x_z, and the
+	// weight-one corners sorted by index, x_1 >= x_2 >= x_4 >= ... (d = 2:
+	// x_01 >= x_10).
+	for z := 1; z < n; z++ {
+		p.sym = append(p.sym, [2]int{z, 0})
+	}
+	for l := 0; l+1 < d; l++ {
+		p.sym = append(p.sym, [2]int{1 << (l + 1), 1 << l})
+	}
+	return p
+}
+
+// certCut is a tangent cut at ratio e^lt on corner z: of the P||Q
+// constraint (x_z, y_z, s_z) or, with swap, of the Q||P one (y_z, x_z, s2_z).
+type certCut struct {
+	z    int
+	swap bool
+	lt   float64
+}
+
+// certBox is a node: the box prod_m [e^lo_m, e^hi_m] of output ratios, the
+// cuts it inherited, and the bound proved for it.
+type certBox struct {
+	lo, hi []float64
+	cuts   []certCut
+	bound  float64 // proved bound on log F over the feasible points of the box; -Inf: none
+	split  int     // ratio to split next
+	seq    int64   // creation order, for a deterministic queue
+}
+
+// certWork is one worker's scratch.
+type certWork struct {
+	p       *certProgram
+	lp      certLP
+	sx      certSimplex
+	lB, lA  []float64 // per output: log B_m and log |A_m| of the chord
+	eta     []float64 // per output: error bound of lB and lA
+	lam, mu []float64
+	r       []float64
+	cutIdx  []int // row of each cut of the last LP, -1 if dropped
+	lps     int
+	// onLP, when set (tests), is called after every LP of eval with its
+	// round, status and padded bound; w.lp and w.sx hold the LP.
+	onLP func(round int, st certStatus, ub float64)
+}
+
+func newCertWork(p *certProgram) *certWork {
+	return &certWork{p: p, lB: make([]float64, p.M), lA: make([]float64, p.M), eta: make([]float64, p.M), r: make([]float64, 8*p.n)}
+}
+
+// certChord returns log B and log |A| of the chord A + B t of t^alpha on
+// [e^lo, e^hi] (A <= 0 <= B),
+//
+//	B = (b^alpha - a^alpha) / (b - a) = b^(alpha-1) (1 - r^alpha) / (1 - r),
+//	|A| = a b (b^(alpha-1) - a^(alpha-1)) / (b - a) = a b^(alpha-1) (1 - r^(alpha-1)) / (1 - r),
+//
+// r = a/b = e^(lo-hi), each formed in log space with log(1 - e^x) from
+// logspace.OneMinusExp (no overflow, no cancellation), and eta, a bound on
+// the absolute error of either log: raising log B and lowering log |A| by
+// eta keeps A + B t >= t^alpha on the interval for the float64 values. At
+// lo = hi the chord is the tangent alpha a^(alpha-1) t - (alpha-1) a^alpha.
+func certChord(alpha, lo, hi float64) (lB, lA, eta float64) {
+	r := lo - hi
+	if r >= 0 {
+		lB = math.Log(alpha) + (alpha-1)*hi
+		lA = math.Log(alpha-1) + alpha*hi
+	} else {
+		den := logspace.OneMinusExp(r)
+		lB = (alpha-1)*hi + logspace.OneMinusExp(alpha*r) - den
+		lA = lo + (alpha-1)*hi + logspace.OneMinusExp((alpha-1)*r) - den
+	}
+	// The logs carry an absolute error of a few ulps of the largest term,
+	// alpha (|lo| + |hi|); 1e-13 plus four times that covers it.
+	return lB, lA, 1e-13 + 4e-16*(alpha*(math.Abs(lo)+math.Abs(hi))+8)
+}
+
+// objective fills lp.c with the chord bound sum_m (A_m (Ky)_m + B_m (Kx)_m)
+// in units of e^logS, rounded up (so c'z over-estimates the exact chord
+// bound for every z >= 0), and returns the largest log of a chord term
+// B_m max_z K[m, z] / e^logS. When that exceeds certSkipLog, lp.c is not
+// written.
+func (w *certWork) objective(b *certBox) float64 {
+	p := w.p
+	n, M, a := p.n, p.M, p.alpha
+	big, arg := math.Inf(-1), 0.0
+	for m := range M {
+		lb, la, eta := certChord(a, b.lo[m], b.hi[m])
+		w.lB[m], w.lA[m], w.eta[m] = lb, la, eta
+		big = math.Max(big, lb+eta+p.lKmax[m]-p.logS)
+		arg = math.Max(arg, math.Max(math.Abs(lb), math.Abs(la))+math.Abs(p.lKmax[m]-p.logS))
+	}
+	if big > certSkipLog {
+		return big
+	}
+	cx, cy := w.lp.c[:n], w.lp.c[n:2*n]
+	clear(cx)
+	clear(cy)
+	for m := range M {
+		// B_m max_z K[m, z] / e^logS rounded up, |A_m| max_z K[m, z] / e^logS down.
+		eb := math.Exp(w.lB[m] + w.eta[m] + p.lKmax[m] - p.logS)
+		ea := math.Exp(w.lA[m] - w.eta[m] + p.lKmax[m] - p.logS)
+		for z, k := range p.kh[m*n : m*n+n] {
+			cx[z] += eb * k
+			cy[z] += ea * k
+		}
+	}
+	// Each coefficient is a sum of M products of an exp (relative error
+	// about 2 ulps of its argument) and a K ratio (a few ulps of the log K
+	// values): eta bounds the relative error of the sum; 1e-300 covers
+	// terms that underflowed.
+	eta := 1e-13 + 4e-16*(arg+p.lKabs+float64(M))
+	for z := range n {
+		cx[z] = cx[z]*(1+eta) + 1e-300
+		cy[z] = -cy[z] * (1 - eta)
+	}
+	return big
+}
+
+// build fills w.lp with the LP of box b (objective set by objective).
+func (w *certWork) build(b *certBox, cuts []certCut) {
+	p := w.p
+	n, M := p.n, p.M
+	lp := &w.lp
+	lp.reset(4 * n) // keeps the objective written by objective
+	for j := 2 * n; j < 4*n; j++ {
+		lp.c[j] = 0
+	}
+	for j := range lp.lo {
+		lp.lo[j], lp.up[j] = 0, 1
+	}
+	// Box rows, each scaled to max |coefficient| = 1, with the ends
+	// widened by 1e-12 relative (this absorbs the ~1e-15 relative error of
+	// the float64 K entries, so the float rows hold at every exact point).
+	for m := range M {
+		kh := p.kh[m*n : m*n+n]
+		hi := b.hi[m] + 1e-12
+		lo := b.lo[m] - 1e-12
+		// (Kx)_m - th (Ky)_m <= 0, divided by max(1, th).
+		fx, fy := math.Exp(-math.Max(0, hi)), math.Exp(hi-math.Max(0, hi))
+		row := lp.row(0)
+		for z, k := range kh {
+			row[z], row[n+z] = fx*k, -fy*k
+		}
+		// tl (Ky)_m - (Kx)_m <= 0, divided by max(1, tl).
+		fx, fy = math.Exp(-math.Max(0, lo)), math.Exp(lo-math.Max(0, lo))
+		row = lp.row(0)
+		for z, k := range kh {
+			row[z], row[n+z] = -fx*k, fy*k
+		}
+	}
+	for _, s := range p.sym {
+		row := lp.row(0)
+		row[s[0]], row[s[1]] = 1, -1
+	}
+	row := lp.row(1)
+	for z := range n {
+		row[2*n+z] = 1
+	}
+	row = lp.row(1)
+	for z := range n {
+		row[3*n+z] = 1
+	}
+	w.cutIdx = w.cutIdx[:0]
+	for _, ct := range cuts {
+		w.cutIdx = append(w.cutIdx, w.cutRow(ct))
+	}
+	row = lp.eqRow(1)
+	for z := range n {
+		row[z] = 1
+	}
+	row = lp.eqRow(1)
+	for z := range n {
+		row[n+z] = 1
+	}
+}
+
+// cutRow appends the tangent cut ct. For any t > 0 and u, v >= 0,
+//
+//	u^alpha v^(1-alpha) >= alpha t^(alpha-1) u - (alpha-1) t^alpha v
+//
+// (the tangent of the convex, 1-homogeneous perspective at ratio t), so
+// with s_z = x_z^alpha y_z^(1-alpha) / Ê every feasible point satisfies the
+// row. The coefficients are formed in log space, the row is divided by
+// max(a, b, 1), and each coefficient is rounded outward (a down, b and the
+// slack's coefficient up in magnitude) by more than its rounding error.
+// Rows that would read only "s_z >= ~0" are dropped. cutRow returns the
+// index of the row, or -1 when it was dropped.
+func (w *certWork) cutRow(ct certCut) int {
+	p := w.p
+	n, a := p.n, p.alpha
+	la := math.Log(a) + (a-1)*ct.lt - p.logE
+	lb := math.Log(a-1) + a*ct.lt - p.logE
+	sc := math.Max(0, math.Max(la, lb))
+	if sc-la > 700 && sc-lb > 700 {
+		return -1
+	}
+	eta := 1e-13 + 4e-16*(a*math.Abs(ct.lt)+math.Abs(p.logE)+sc+8)
+	iu, iv, is := ct.z, n+ct.z, 2*n+ct.z
+	if ct.swap {
+		iu, iv, is = n+ct.z, ct.z, 3*n+ct.z
+	}
+	row := w.lp.row(0)
+	row[iu] = math.Exp(la-sc) * (1 - eta)
+	row[iv] = -math.Exp(lb-sc) * (1 + eta)
+	row[is] = -math.Exp(-sc) * (1 + eta)
+	return len(w.lp.b) - 1
+}
+
+// certCutTol is the violation (in units of Ê) above which a tangent cut is
+// added at an LP point.
+const certCutTol = 1e-11
+
+// certMaxIter caps the dual simplex iterations of one box (measured at
+// d = 2, k <= 3 and d = 3, k = 1: 20 to 60 on average over a box's rounds,
+// at most 180).
+const certMaxIter = 5000
+
+// certRounds is the number of LP solves per box: cuts are added at the
+// LP optimum's ratios between them. math.md suggests up to ~6; measured,
+// 3 needs at most 5% more boxes than 6 with 40% fewer LPs and 25-40% less
+// time, 2 is about as fast as 3, and 1 stalls (d = 2, k = 1, c = 0.01,
+// alpha = 5, eps = 0.5).
+const certRounds = 3
+
+// certSkipLog: when an objective coefficient exceeds e^certSkipLog (in
+// units of the closing level) the LP is not built (its coefficients would
+// overflow and its padded bound could not close anything); the box keeps
+// its parent's bound and is split by wideSplit.
+const certSkipLog = 600
+
+// eval bounds box b, whose parent's bound is parent (log F), setting
+// b.bound, b.split and the cuts the children inherit. close is the closing
+// level of log F; the search stops improving a box once it is reached.
+//
+// Up to certRounds LPs are solved: after each, tangent cuts at the
+// optimum's ratios are appended and the dual simplex continues from the
+// optimal basis (still dual feasible). Every bound is the padded
+// weak-duality bound of the multipliers, so the box's bound is the
+// smallest of them, of the parent's and of Ê. An LP the solver calls
+// infeasible prunes the box only when its Farkas ray proves it; an LP that
+// fails with inherited cuts is retried once without them.
+func (w *certWork) eval(b *certBox, parent, close float64) {
+	p := w.p
+	n := p.n
+	b.bound = math.Min(parent, p.logE)
+	w.lp.c = certGrow(w.lp.c, 4*n)
+	if w.objective(b) > certSkipLog {
+		b.split = w.wideSplit(b)
+		return
+	}
+	// The objective is in units of e^logS: the box closes at bound
+	// exp(close - logS); the dual value is checked against it (less a
+	// margin for the padding) while iterating.
+	closeLP := math.Exp(close - p.logS)
+	stop := closeLP * (1 - 1e-9)
+	cuts := b.cuts
+	w.build(b, cuts)
+	w.sx.start(&w.lp)
+	retried, solved := false, false
+	for round := 0; round < certRounds; {
+		st := w.sx.run(&w.lp, stop, certMaxIter)
+		mi, me := len(w.lp.b), len(w.lp.beq)
+		w.lam = certGrow(w.lam, mi)
+		w.mu = certGrow(w.mu, me)
+		if st == certStopped {
+			w.sx.duals(w.lam, w.mu)
+			if ub := w.lp.dualBound(w.lam, w.mu, w.r); ub <= closeLP {
+				w.lps++
+				if ub <= 0 { // see below
+					b.bound = math.Inf(-1)
+					return
+				}
+				b.bound = math.Min(b.bound, p.logS+math.Log(ub))
+				break
+			}
+			st = w.sx.run(&w.lp, math.Inf(-1), certMaxIter)
+		}
+		w.lps++
+		proved := false
+		if st == certInfeasible {
+			w.sx.rayDuals(w.lam, w.mu)
+			proved = w.lp.farkas(w.lam, w.mu, w.r)
+		}
+		var ub float64
+		if proved {
+			ub = 0
+		} else {
+			w.sx.duals(w.lam, w.mu)
+			ub = w.lp.dualBound(w.lam, w.mu, w.r)
+		}
+		if w.onLP != nil {
+			w.onLP(round, st, ub)
+		}
+		if ub <= 0 {
+			// Proved empty, or F <= 0 on the box: F >= 1 at every pair of
+			// probability vectors (Jensen), so the box holds no feasible
+			// point.
+			b.bound = math.Inf(-1)
+			return
+		}
+		b.bound = math.Min(b.bound, p.logS+math.Log(ub))
+		if b.bound <= close {
+			break
+		}
+		if st == certInfeasible || st == certIterLimit {
+			if retried || len(cuts) == 0 {
+				break
+			}
+			// Retry once without the inherited cuts.
+			retried, cuts = true, nil
+			w.build(b, cuts)
+			w.sx.start(&w.lp)
+			continue
+		}
+		solved = true
+		round++
+		if round == certRounds {
+			break
+		}
+		added := w.violated(cuts, nil)
+		if len(added) == 0 {
+			break
+		}
+		for _, ct := range added {
+			w.cutIdx = append(w.cutIdx, w.cutRow(ct))
+		}
+		cuts = append(cuts[:len(cuts):len(cuts)], added...)
+		w.sx.extend(&w.lp)
+	}
+	if math.IsNaN(b.bound) { // never expected: fall back to the parent's bound
+		b.bound = math.Min(parent, p.logE)
+	}
+	if b.bound <= close {
+		b.cuts = nil
+		return
+	}
+	if !solved {
+		b.split = w.wideSplit(b)
+		b.cuts = cuts
+		return
+	}
+	b.split = w.gapSplit(b)
+	// Children inherit the cuts active at the last optimum and the cuts
+	// that optimum violates.
+	var keep []certCut
+	for i, ct := range cuts {
+		if r := w.cutIdx[i]; r >= 0 && w.lam[r] > 0 {
+			keep = append(keep, ct)
+		}
+	}
+	b.cuts = w.violated(keep, keep)
+}
+
+// violated appends to dst the cuts at the LP point's ratios x_z / y_z (and
+// y_z / x_z) whose constraint term exceeds its slack there.
+func (w *certWork) violated(have []certCut, dst []certCut) []certCut {
+	p := w.p
+	n, a := p.n, p.alpha
+	z := w.sx.z
+	for c := range n {
+		x, y := math.Max(z[c], 0), math.Max(z[n+c], 0)
+		for _, sw := range [2]bool{false, true} {
+			u, v, s := x, y, z[2*n+c]
+			if sw {
+				u, v, s = y, x, z[3*n+c]
+			}
+			if u <= 1e-12 {
+				continue
+			}
+			lu, lv := math.Log(u), math.Log(v)
+			// The cut is worth adding when the term exceeds the slack by
+			// more than the LP's feasibility tolerance.
+			if term := math.Exp(a*lu + (1-a)*lv - p.logE); !(term-s > certCutTol*(1+math.Abs(s))) {
+				continue
+			}
+			// Cut at the point's ratio (the most violated tangent) and,
+			// when that ratio lies beyond the boundary, also at the
+			// boundary ratio for this mass, (Ê/u)^(1/(alpha-1)) (the
+			// whole budget on this corner) and between the two: for large
+			// alpha a tangent far outside the feasible set is nearly
+			// homogeneous and only cuts the ratio by a factor alpha/(alpha-1).
+			lt0 := lu - lv
+			lt1 := (p.logE - lu) / (a - 1)
+			lts := [3]float64{lt0, math.NaN(), math.NaN()}
+			if lt1 < lt0-1e-3 {
+				lts[1], lts[2] = lt1, (lt0+lt1)/2
+			}
+			for _, lt := range lts {
+				if math.IsNaN(lt) {
+					continue
+				}
+				lt = math.Max(-certCutMax, math.Min(certCutMax, lt))
+				dup := false
+				for _, h := range have {
+					if h.z == c && h.swap == sw && math.Abs(h.lt-lt) < 1e-9 {
+						dup = true
+						break
+					}
+				}
+				for _, h := range dst {
+					if h.z == c && h.swap == sw && math.Abs(h.lt-lt) < 1e-9 {
+						dup = true
+						break
+					}
+				}
+				if !dup {
+					dst = append(dst, certCut{z: c, swap: sw, lt: lt})
+				}
+			}
+		}
+	}
+	return dst
+}
+
+// gapSplit returns the output whose chord is loosest at the LP point:
+// v_m (A_m + B_m t_m - t_m^alpha), or wideSplit's choice when no chord is
+// loose there by more than the cancellation in that difference.
+func (w *certWork) gapSplit(b *certBox) int {
+	p := w.p
+	n, a := p.n, p.alpha
+	z := w.sx.z
+	best, arg := 0.0, -1
+	for m := range p.M {
+		var u, v float64
+		kh := p.kh[m*n : m*n+n]
+		for c, k := range kh {
+			u += k * math.Max(z[c], 0)
+			v += k * math.Max(z[n+c], 0)
+		}
+		if !(v > 0) || !(u > 0) || b.hi[m]-b.lo[m] < certMinWidth {
+			continue
+		}
+		lu, lv := math.Log(u)+p.lKmax[m]-p.logS, math.Log(v)+p.lKmax[m]-p.logS
+		// All three terms in units of e^logS.
+		cb := math.Exp(w.lB[m] + lu)
+		g := cb - math.Exp(w.lA[m]+lv) - math.Exp(a*lu+(1-a)*lv)
+		if g > best && g > 1e-12*cb {
+			best, arg = g, m
+		}
+	}
+	if arg < 0 {
+		return w.wideSplit(b)
+	}
+	return arg
+}
+
+// certMinWidth is the log-width below which a ratio is split only when no
+// other is wider: the chord error of such a ratio is below 1e-16 relative.
+const certMinWidth = 1e-9
+
+// wideSplit picks the ratio with the largest chord coefficients, B_m + |A_m|
+// times the mass sum_z K[m, z]: the ratio that dominates the magnitudes in
+// the LP's padding and that most limits the chord bound far from the LP
+// point. Ratios narrower than certMinWidth are split only if all are.
+func (w *certWork) wideSplit(b *certBox) int {
+	p := w.p
+	arg, best := -1, math.Inf(-1)
+	for m := range p.M {
+		if b.hi[m]-b.lo[m] < certMinWidth {
+			continue
+		}
+		if s := logspace.Add(w.lB[m], w.lA[m]) + p.lKsum[m]; s > best {
+			arg, best = m, s
+		}
+	}
+	if arg < 0 {
+		return widest(b)
+	}
+	return arg
+}
+
+func widest(b *certBox) int {
+	arg := 0
+	for m := range b.lo {
+		if b.hi[m]-b.lo[m] > b.hi[arg]-b.lo[arg] {
+			arg = m
+		}
+	}
+	return arg
+}
+
+// children splits b at the geometric midpoint of ratio b.split. The two
+// boxes share the midpoint, so they cover b exactly.
+func (b *certBox) children() [2]*certBox {
+	m := b.split
+	mid := b.lo[m] + (b.hi[m]-b.lo[m])/2
+	var ch [2]*certBox
+	M := len(b.lo)
+	for i := range ch {
+		lohi := make([]float64, 2*M)
+		c := &certBox{lo: lohi[:M:M], hi: lohi[M:], cuts: b.cuts}
+		copy(c.lo, b.lo)
+		copy(c.hi, b.hi)
+		if i == 0 {
+			c.hi[m] = mid
+		} else {
+			c.lo[m] = mid
+		}
+		ch[i] = c
+	}
+	return ch
+}
