@@ -98,36 +98,29 @@ func (lp *certLP) dualBound(lam, mu, r []float64) float64 {
 	for j, cj := range lp.c {
 		mag += math.Abs(cj) * math.Max(math.Abs(lp.lo[j]), math.Abs(lp.up[j]))
 	}
-	for i, l := range lam {
-		if !(l > 0) {
-			continue
-		}
-		row := lp.a[i*n : i*n+n]
-		val += l * lp.b[i]
-		rm := math.Abs(lp.b[i])
-		for j, aij := range row {
-			if aij != 0 {
-				r[j] -= l * aij
-				rm += math.Abs(aij) * math.Max(math.Abs(lp.lo[j]), math.Abs(lp.up[j]))
+	// Each multiplied row adds mult*b to the bound, takes mult*row from the
+	// reduced costs, and adds |mult| times its magnitude to the padding.
+	// Inequality multipliers must be >= 0 for weak duality: others (and NaN)
+	// are skipped, which only weakens the bound.
+	addRows := func(a, b, mults []float64, nonneg bool) {
+		for i, m := range mults {
+			if m == 0 || nonneg && !(m > 0) {
+				continue
 			}
-		}
-		mag += l * rm
-	}
-	for i, m := range mu {
-		if m == 0 {
-			continue
-		}
-		row := lp.aeq[i*n : i*n+n]
-		val += m * lp.beq[i]
-		rm := math.Abs(lp.beq[i])
-		for j, aij := range row {
-			if aij != 0 {
-				r[j] -= m * aij
-				rm += math.Abs(aij) * math.Max(math.Abs(lp.lo[j]), math.Abs(lp.up[j]))
+			row := a[i*n : i*n+n]
+			val += m * b[i]
+			rm := math.Abs(b[i])
+			for j, aij := range row {
+				if aij != 0 {
+					r[j] -= m * aij
+					rm += math.Abs(aij) * math.Max(math.Abs(lp.lo[j]), math.Abs(lp.up[j]))
+				}
 			}
+			mag += math.Abs(m) * rm
 		}
-		mag += math.Abs(m) * rm
 	}
+	addRows(lp.a, lp.b, lam, true)
+	addRows(lp.aeq, lp.beq, mu, false)
 	for j, rj := range r {
 		val += math.Max(rj*lp.lo[j], rj*lp.up[j])
 	}
