@@ -104,11 +104,46 @@ func Logit(alpha, eps float64) float64 {
 	for renyiLogit(alpha, hi) <= eps {
 		hi *= 2
 	}
-	// It ends on adjacent floats D < D' with r(D) <= eps < r(D'), r being
-	// increasing in D.
-	D, _ := floatbits.Bisect(0, hi, func(D float64) bool { return renyiLogit(alpha, D) > eps })
+	// Narrow the bracket [lo, hi], r(lo) <= eps < r(hi), by regula falsi
+	// with the Illinois halving: each step evaluates r once and keeps the
+	// bracket verified, so only where it lands depends on the arithmetic.
+	lo, flo, fhi := 0.0, -eps, renyiLogit(alpha, hi)-eps
+	side := 0
+	for range maxFalsi {
+		if hi-lo <= falsiWidth*hi {
+			break
+		}
+		D := (lo*fhi - hi*flo) / (fhi - flo)
+		if !(D > lo && D < hi) {
+			D = lo + (hi-lo)/2
+		}
+		f := renyiLogit(alpha, D) - eps
+		if f > 0 {
+			hi, fhi = D, f
+			if side == 1 {
+				flo /= 2
+			}
+			side = 1
+		} else {
+			lo, flo = D, f
+			if side == -1 {
+				fhi /= 2
+			}
+			side = -1
+		}
+	}
+	// Bisection on the float bits ends on adjacent floats D < D' with
+	// r(D) <= eps < r(D'), r being increasing in D.
+	D, _ := floatbits.Bisect(lo, hi, func(D float64) bool { return renyiLogit(alpha, D) > eps })
 	return D
 }
+
+// Regula falsi in Logit stops at maxFalsi steps or a bracket of relative
+// width falsiWidth; bisection on the float bits finishes in about 20 steps.
+const (
+	maxFalsi   = 40
+	falsiWidth = 1e-10
+)
 
 // expit returns 1/(1+e^-z).
 func expit(z float64) float64 {

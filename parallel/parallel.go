@@ -42,6 +42,29 @@ func Map[T any](ctx context.Context, n, workers int, do func(ctx context.Context
 	if n < 0 {
 		panic(negativeN)
 	}
+	return mapSchedule(ctx, n, nil, workers, do, emit)
+}
+
+// MapSchedule is Map with the tasks started in the order given by schedule,
+// a permutation of [0, len(schedule)), instead of index order; results are
+// still emitted in index order. Starting the longest tasks first keeps the
+// pool from idling at the end of a run of unequal tasks; the emitted sequence
+// does not depend on the schedule. It panics if schedule is not a
+// permutation.
+func MapSchedule[T any](ctx context.Context, schedule []int, workers int, do func(ctx context.Context, i int) (T, error), emit func(i int, v T) error) error {
+	seen := make([]bool, len(schedule))
+	for _, i := range schedule {
+		if i < 0 || i >= len(schedule) || seen[i] {
+			panic("parallel: schedule is not a permutation")
+		}
+		seen[i] = true
+	}
+	return mapSchedule(ctx, len(schedule), schedule, workers, do, emit)
+}
+
+// mapSchedule runs Map with tasks started in schedule order, or in index
+// order when schedule is nil.
+func mapSchedule[T any](ctx context.Context, n int, schedule []int, workers int, do func(ctx context.Context, i int) (T, error), emit func(i int, v T) error) error {
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
@@ -78,9 +101,13 @@ func Map[T any](ctx context.Context, n, workers int, do func(ctx context.Context
 
 	go func() {
 		defer close(done)
-		for i := 0; i < n; i++ {
+		for j := 0; j < n; j++ {
 			if gctx.Err() != nil {
 				break
+			}
+			i := j
+			if schedule != nil {
+				i = schedule[j]
 			}
 			g.Go(func() error { // blocks while workers tasks are running
 				if gctx.Err() != nil {

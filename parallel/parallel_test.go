@@ -243,3 +243,59 @@ func TestMapNegativeN(t *testing.T) {
 	Map(context.Background(), -1, 1, func(context.Context, int) (int, error) { return 0, nil },
 		func(int, int) error { return nil })
 }
+
+// TestMapSchedule checks that with one worker the tasks start in schedule
+// order, and that with any number of workers the results are emitted in
+// index order.
+func TestMapSchedule(t *testing.T) {
+	t.Parallel()
+	const n = 30
+	rng := rand.New(rand.NewPCG(3, 4))
+	schedule := rng.Perm(n)
+	for _, workers := range []int{1, 2, 8} {
+		t.Run(fmt.Sprint("workers=", workers), func(t *testing.T) {
+			t.Parallel()
+			var (
+				mu      sync.Mutex
+				started []int
+				got     emitted
+			)
+			err := MapSchedule(context.Background(), schedule, workers, func(ctx context.Context, i int) (int, error) {
+				mu.Lock()
+				started = append(started, i)
+				mu.Unlock()
+				time.Sleep(time.Duration(i%3) * 100 * time.Microsecond)
+				return -i, nil
+			}, got.emit)
+			if err != nil {
+				t.Fatalf("MapSchedule: %v", err)
+			}
+			if len(got.idx) != n || !isPrefix(got.idx) {
+				t.Fatalf("emitted indices %v, want 0..%d in order", got.idx, n-1)
+			}
+			for i, v := range got.vals {
+				if v != -i {
+					t.Errorf("value %d = %d, want %d", i, v, -i)
+				}
+			}
+			if workers == 1 && fmt.Sprint(started) != fmt.Sprint(schedule) {
+				t.Errorf("started %v, want the schedule %v", started, schedule)
+			}
+		})
+	}
+}
+
+func TestMapScheduleNotPermutation(t *testing.T) {
+	t.Parallel()
+	for _, schedule := range [][]int{{0, 0}, {1, 2}, {-1, 0}} {
+		func() {
+			defer func() {
+				if recover() == nil {
+					t.Errorf("MapSchedule(%v) did not panic", schedule)
+				}
+			}()
+			MapSchedule(context.Background(), schedule, 1, func(context.Context, int) (int, error) { return 0, nil },
+				func(int, int) error { return nil })
+		}()
+	}
+}

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"path/filepath"
 	"text/tabwriter"
 	"time"
@@ -21,57 +20,67 @@ import (
 // search and the bound proved so far.
 const demoTimeout = 400 * time.Millisecond
 
-// demoGrid is the grid of Figure 1 of the paper: 750 points.
-var demoGrid = gridFlags{d: "1,2,3,5,15", k: "1", c: "0.01,0.1,0.3", alpha: "50", eps: "0.1:5:0.1"}
+// presets are the grids of the paper's figures (Imola and Chaudhuri 2021,
+// Section 5 and Appendix C): Figure 1 (alpha = 50) and Figure 2 (alpha = 5)
+// for k = 1, d in {1, 2, 3, 5, 15}, c in {0.01, 0.1, 0.3}; Figure 3 for
+// d = 1, alpha = 5, k in {1, 2, 4}, with c = 0.1 as in the text of Section
+// 5. testdata/grids holds them as grid files.
+var presets = map[string]gridFlags{
+	"fig1": {d: "1,2,3,5,15", k: "1", c: "0.01,0.1,0.3", alpha: "50", eps: "0.1:5:0.1"},
+	"fig2": {d: "1,2,3,5,15", k: "1", c: "0.01,0.1,0.3", alpha: "5", eps: "0.1:5:0.1"},
+	"fig3": {d: "1", k: "1,2,4", c: "0.1", alpha: "5", eps: "0.1:5:0.1"},
+}
 
-// summary aggregates the rows of one (d, c) pair.
+// summary aggregates the rows of one (d, k, c).
 type summary struct {
-	d                     int
+	d, k                  int
 	c                     float64
 	points, certified     int
 	maxGap, maxBoundsGap  float64 // largest post_upper - post, ub - lb
 	proved, open, refuted int
 }
 
-// runDemo runs post on demoGrid, writes the CSV to --out and prints a
-// summary per (d, c) to stdout.
-func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	const groups = solverOpts | demoOpts
+// runDemo runs post on a preset grid, writes the CSV to --out and prints a
+// summary per (d, k, c) to stdout.
+func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer, term tty) error {
+	const groups = solverOpts | runOpts | demoOpts
 	var o options
 	fs := newFlagSet("demo", &o, groups)
 	if err := parseFlags(fs, args, stdout); err != nil {
 		return err
 	}
-	if err := checkOptions(&o, groups); err != nil {
-		return err
+	gf, ok := presets[o.preset]
+	if !ok {
+		return usagef("--preset: preset is %q, must be fig1, fig2 or fig3", o.preset)
 	}
-	timeoutSet := false
-	fs.Visit(func(f *flag.Flag) { timeoutSet = timeoutSet || f.Name == "timeout" })
-	if !timeoutSet {
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	if !set["timeout"] {
 		o.timeout = demoTimeout
 	}
-	g, err := newGrid(demoGrid, false)
-	if err != nil {
-		panic(err) // demoGrid is a constant
+	if !set["out"] {
+		o.out = "bernamp-" + o.preset + ".csv"
 	}
-	path, err := filepath.Abs(o.out)
+	if o.out == "" {
+		return usagef("--out: empty file name")
+	}
+	o.format = "csv"
+	g, err := newGrid(gf, false)
 	if err != nil {
+		panic(err) // the presets are constants
+	}
+	if o.out, err = filepath.Abs(o.out); err != nil {
 		return err
 	}
-	f, err := os.Create(path)
+	j, err := newJob("post", g, &o, groups, term)
 	if err != nil {
-		return err
-	}
-	w, err := newRowWriter("csv", f)
-	if err != nil {
-		f.Close()
 		return err
 	}
 
 	var sums []*summary
 	seen := func(r *record) {
-		if len(sums) == 0 || sums[len(sums)-1].d != r.D || sums[len(sums)-1].c != r.C {
-			sums = append(sums, &summary{d: r.D, c: r.C}) // (d, c) changes slowly in grid order
+		if n := len(sums); n == 0 || sums[n-1].d != r.D || sums[n-1].k != r.K || sums[n-1].c != r.C {
+			sums = append(sums, &summary{d: r.D, k: r.K, c: r.C}) // (d, k, c) changes slowly in grid order
 		}
 		s := sums[len(sums)-1]
 		s.points++
@@ -89,19 +98,18 @@ func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer) error
 			s.refuted++
 		}
 	}
-	settings := solverSettings(&o, g.n)
-	err = solveGrid(ctx, g, settings, &o, w, stderr, seen)
-	if cerr := f.Close(); err == nil && cerr != nil {
-		err = cerr
-	}
+	err = j.run(ctx, stdout, stderr, seen)
 
 	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "d\tc\tpoints\tcertified\tmax post_upper-post\tmax ub-lb\tproved\topen\trefuted")
+	fmt.Fprintln(tw, "d\tk\tc\tpoints\tcertified\tmax post_upper-post\tmax ub-lb\tproved\topen\trefuted")
 	for _, s := range sums {
-		fmt.Fprintf(tw, "%d\t%s\t%d\t%d\t%.3g\t%.3g\t%d\t%d\t%d\n", s.d, fmtFloat(s.c), s.points, s.certified,
+		fmt.Fprintf(tw, "%d\t%d\t%s\t%d\t%d\t%.3g\t%.3g\t%d\t%d\t%d\n", s.d, s.k, fmtFloat(s.c), s.points, s.certified,
 			s.maxGap, s.maxBoundsGap, s.proved, s.open, s.refuted)
 	}
 	tw.Flush()
-	fmt.Fprintf(stdout, "CSV: %s\n", path)
+	if j.kept > 0 {
+		fmt.Fprintf(stdout, "%d rows kept from the earlier run are not in the summary\n", j.kept)
+	}
+	fmt.Fprintf(stdout, "CSV: %s\n", o.out)
 	return err
 }

@@ -9,8 +9,14 @@
 //
 //	bounds   closed-form bounds LB and UB only, for every grid point
 //	post     the certified solver, for every grid point
-//	demo     post on the paper's Figure 1 grid: writes a CSV file and
-//	         prints a summary per (d, c)
+//	grid     bounds or post on the grid of a JSON grid file:
+//	         bernamp grid [flags] FILE.json (docs/grids.md)
+//	merge    combine the CSV files of the shards of a grid into one, in grid
+//	         order, checking that every point is in exactly one:
+//	         bernamp merge (--grid FILE.json | axis flags) [--out FILE] SHARD.csv...
+//	demo     post on a grid of the paper (--preset fig1, the default: Figure
+//	         1; fig2; fig3): writes a CSV file and prints a summary per
+//	         (d, k, c)
 //	help     print this text
 //
 // Grid flags (bounds and post). Each takes a comma list such as 1,2,4 or a
@@ -50,11 +56,23 @@
 //	                         100000000)
 //	--no-timing              write 0 in the seconds column, so output is
 //	                         byte-identical between runs
-//	--out FILE               demo only: the CSV file to write (default
-//	                         bernamp-demo.csv)
+//	--out FILE               write the rows as CSV to FILE instead of stdout,
+//	                         each row flushed whole as soon as it is in order,
+//	                         so a killed run leaves the rows finished so far
+//	                         (demo: default bernamp-<preset>.csv)
+//	--resume                 with --out: keep the rows already in FILE, drop
+//	                         a partial last line, and compute only the
+//	                         missing points; the final file equals that of an
+//	                         uninterrupted run
+//	--shard i/n              run only shard i of n, 0 <= i < n: the points
+//	                         ranked by estimated cost are dealt to the shards
+//	                         in turn, so shards are balanced and disjoint
+//	--quiet                  no progress line (shown on stderr only when it
+//	                         is a terminal)
+//	--preset P               demo only: fig1, fig2 or fig3 (default fig1)
 //
 // Output has one record per grid point, in grid order, written as soon as it
-// is known. The CSV columns are
+// is known; the solver starts the points it estimates longest first. The CSV columns are
 //
 //	d,k,c,alpha,eps,lb,ub,post,post_upper,status,seconds
 //
@@ -81,4 +99,5 @@
 //	bernamp post --d 1 --k 1,2 --c 0.1 --alpha 5 --eps 0.5:2:0.5
 //	bernamp bounds --d 1:4:1 --c 0.01,0.1 --alpha 50 --eps 0.1:5:0.1 --format json
 //	bernamp demo --out fig1.csv
+//	bernamp grid --shard 0/4 --out part0.csv testdata/grids/fig2.json
 package main

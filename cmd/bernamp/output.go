@@ -156,11 +156,15 @@ func (r *record) finite() error {
 
 // csvFields returns the CSV columns of r, in header order.
 func (r *record) csvFields() []string {
-	return []string{
-		strconv.Itoa(r.D), strconv.Itoa(r.K), fmtFloat(r.C), fmtFloat(r.Alpha), fmtFloat(r.Eps),
+	return append(pointFields(bernamp.Params{D: r.D, K: r.K, C: r.C, Alpha: r.Alpha, Eps: r.Eps}),
 		fmtFloat(r.LB), fmtFloat(r.UB), fmtFloat(r.Post), fmtFloat(r.PostUpper),
 		r.Status, strconv.FormatFloat(r.Seconds, 'f', 4, 64),
-	}
+	)
+}
+
+// pointFields returns the CSV columns d,k,c,alpha,eps of p.
+func pointFields(p bernamp.Params) []string {
+	return []string{strconv.Itoa(p.D), strconv.Itoa(p.K), fmtFloat(p.C), fmtFloat(p.Alpha), fmtFloat(p.Eps)}
 }
 
 // Slack of the cross-check lb <= post <= post_upper <= ub.

@@ -14,7 +14,6 @@ import (
 	"time"
 
 	"github.com/bernamp/bernamp"
-	"github.com/bernamp/bernamp/parallel"
 	"github.com/bernamp/bernamp/solver"
 )
 
@@ -41,8 +40,12 @@ var errHelp = errors.New("help requested")
 // run runs the command line args and returns the exit status: 0 on success,
 // 1 on runtime failures, 2 on invalid input.
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	return runTerm(ctx, args, stdout, stderr, isTerminal(stdout))
+	return runTerm(ctx, args, stdout, stderr, tty{stdout: isTerminal(stdout), stderr: isTerminal(stderr)})
 }
+
+// tty says which outputs are terminals: a terminal stdout gets the table
+// format by default, a terminal stderr the progress line.
+type tty struct{ stdout, stderr bool }
 
 // isTerminal reports whether w is a character device such as a terminal.
 func isTerminal(w io.Writer) bool {
@@ -54,9 +57,8 @@ func isTerminal(w io.Writer) bool {
 	return err == nil && fi.Mode()&os.ModeCharDevice != 0
 }
 
-// runTerm is run with the terminal test injected: terminal selects the
-// default format.
-func runTerm(ctx context.Context, args []string, stdout, stderr io.Writer, terminal bool) int {
+// runTerm is run with the terminal tests injected.
+func runTerm(ctx context.Context, args []string, stdout, stderr io.Writer, term tty) int {
 	if len(args) == 0 {
 		fmt.Fprint(stderr, usage())
 		return 2
@@ -67,9 +69,13 @@ func runTerm(ctx context.Context, args []string, stdout, stderr io.Writer, termi
 		fmt.Fprint(stdout, usage())
 		return 0
 	case "bounds", "post":
-		err = runGrid(ctx, cmd, rest, stdout, stderr, terminal)
+		err = runGrid(ctx, cmd, rest, stdout, stderr, term)
+	case "grid":
+		err = runGridFile(ctx, rest, stdout, stderr, term)
+	case "merge":
+		err = runMerge(rest, stdout)
 	case "demo":
-		err = runDemo(ctx, rest, stdout, stderr)
+		err = runDemo(ctx, rest, stdout, stderr, term)
 	default:
 		err = usagef("unknown command %q; run 'bernamp help' for usage", cmd)
 	}
@@ -98,27 +104,35 @@ type options struct {
 	timeout  time.Duration
 	force    bool
 	noTiming bool
-	out      string
+	out      string // CSV file of the rows; "" means stdout
+	resume   bool   // skip the rows already in out
+	shard    string // i/n
+	quiet    bool   // no progress line
+	preset   string // demo only
 }
 
 // Flag groups of newFlagSet.
 const (
-	gridOpts   = 1 << iota // --d --k --c --alpha --eps --format --force
+	axisOpts   = 1 << iota // --d --k --c --alpha --eps
+	gridOpts               // --format --force
 	solverOpts             // --tol --timeout --method --certify
-	demoOpts               // --out
+	runOpts                // --out --resume --shard --quiet
+	demoOpts               // --preset
 )
 
 // newFlagSet defines the flags of cmd in the groups given, plus --workers
 // and --no-timing, which every command has.
 func newFlagSet(cmd string, o *options, groups int) *flag.FlagSet {
 	fs := flag.NewFlagSet(cmd, flag.ContinueOnError)
-	if groups&gridOpts != 0 {
+	if groups&axisOpts != 0 {
 		fs.StringVar(&o.grid.d, "d", "1", "dimension of theta: list or range of integers >= 1")
 		fs.StringVar(&o.grid.k, "k", "1", "Bernoulli samples released: list or range of integers >= 1")
 		fs.StringVar(&o.grid.c, "c", "0.1", "range constant: list or range in (0, 0.5)")
 		fs.StringVar(&o.grid.alpha, "alpha", "5", "Rényi order: list or range, > 1")
 		fs.StringVar(&o.grid.eps, "eps", "1", "RDP level in nats: list or range, >= 0")
-		fs.StringVar(&o.format, "format", "", "csv, json or table (default table on a terminal, else csv)")
+	}
+	if groups&gridOpts != 0 {
+		fs.StringVar(&o.format, "format", "", "csv, json or table (default table on a terminal, else csv; csv with --out)")
 		fs.BoolVar(&o.force, "force", false, fmt.Sprintf("allow grids of more than %d points", maxGrid))
 	}
 	if groups&solverOpts != 0 {
@@ -127,8 +141,14 @@ func newFlagSet(cmd string, o *options, groups int) *flag.FlagSet {
 		fs.BoolVar(&o.certify, "certify", true, "prove an upper bound for d >= 2 where it fits (--certify=false skips it)")
 		fs.DurationVar(&o.timeout, "timeout", 0, "time limit per point, 0 means none")
 	}
+	if groups&runOpts != 0 {
+		fs.StringVar(&o.out, "out", "", "CSV file to write the rows to, flushed row by row (default stdout)")
+		fs.BoolVar(&o.resume, "resume", false, "keep the rows already in --out and compute only the missing ones")
+		fs.StringVar(&o.shard, "shard", "", "i/n: run only shard i of n (0 <= i < n) of the grid")
+		fs.BoolVar(&o.quiet, "quiet", false, "no progress line on stderr")
+	}
 	if groups&demoOpts != 0 {
-		fs.StringVar(&o.out, "out", "bernamp-demo.csv", "CSV file to write")
+		fs.StringVar(&o.preset, "preset", "fig1", "grid of the paper: fig1, fig2 or fig3")
 	}
 	fs.IntVar(&o.workers, "workers", runtime.GOMAXPROCS(0), "points solved in parallel, >= 1")
 	fs.BoolVar(&o.noTiming, "no-timing", false, "write 0 as seconds")
@@ -138,6 +158,16 @@ func newFlagSet(cmd string, o *options, groups int) *flag.FlagSet {
 // parseFlags parses args into fs. Errors come back as usage errors of one
 // line; -h prints the flags of cmd to stdout and returns errHelp.
 func parseFlags(fs *flag.FlagSet, args []string, stdout io.Writer) error {
+	rest, err := parseFlagsArgs(fs, args, stdout)
+	if err == nil && len(rest) > 0 {
+		return usagef("%s: unexpected argument %q", fs.Name(), rest[0])
+	}
+	return err
+}
+
+// parseFlagsArgs is parseFlags for a command that takes arguments after
+// its flags: it returns them.
+func parseFlagsArgs(fs *flag.FlagSet, args []string, stdout io.Writer) ([]string, error) {
 	fs.SetOutput(io.Discard) // errors are returned and printed on one line
 	fs.Usage = func() {}
 	err := fs.Parse(args)
@@ -145,15 +175,12 @@ func parseFlags(fs *flag.FlagSet, args []string, stdout io.Writer) error {
 		fmt.Fprintf(stdout, "usage: bernamp %s [flags]\n\nFlags:\n", fs.Name())
 		fs.SetOutput(stdout)
 		fs.PrintDefaults()
-		return errHelp
+		return nil, errHelp
 	}
 	if err != nil {
-		return usagef("%s: %v", fs.Name(), err)
+		return nil, usagef("%s: %v", fs.Name(), err)
 	}
-	if fs.NArg() > 0 {
-		return usagef("%s: unexpected argument %q", fs.Name(), fs.Arg(0))
-	}
-	return nil
+	return fs.Args(), nil
 }
 
 // checkOptions validates the flags other than the grid.
@@ -167,6 +194,9 @@ func checkOptions(o *options, groups int) error {
 		default:
 			return usagef("--format: format is %q, must be csv, json or table", o.format)
 		}
+		if o.out != "" && o.format != "csv" {
+			return usagef("--format: --out writes csv, not %s", o.format)
+		}
 	}
 	if groups&solverOpts != 0 {
 		if !(o.tol > 0) || math.IsInf(o.tol, 1) {
@@ -179,16 +209,16 @@ func checkOptions(o *options, groups int) error {
 			return usagef("--timeout: timeout is %v, must be >= 0", o.timeout)
 		}
 	}
-	if groups&demoOpts != 0 && o.out == "" {
-		return usagef("--out: empty file name")
+	if groups&runOpts != 0 && o.resume && o.out == "" {
+		return usagef("--resume: needs --out FILE")
 	}
 	return nil
 }
 
 // runGrid runs bounds (closed-form bounds) or post (the solver) on the grid
-// given by the flags and writes one record per point to stdout.
-func runGrid(ctx context.Context, cmd string, args []string, stdout, stderr io.Writer, terminal bool) error {
-	groups := gridOpts
+// given by the flags.
+func runGrid(ctx context.Context, cmd string, args []string, stdout, stderr io.Writer, term tty) error {
+	groups := axisOpts | gridOpts | runOpts
 	if cmd == "post" {
 		groups |= solverOpts
 	}
@@ -197,95 +227,20 @@ func runGrid(ctx context.Context, cmd string, args []string, stdout, stderr io.W
 	if err := parseFlags(fs, args, stdout); err != nil {
 		return err
 	}
-	if o.format == "" {
-		o.format = "csv"
-		if terminal {
-			o.format = "table"
-		}
-	}
-	if err := checkOptions(&o, groups); err != nil {
-		return err
-	}
 	g, err := newGrid(o.grid, o.force)
 	if err != nil {
 		return err
 	}
-	var settings *bernamp.Settings
-	if cmd == "post" {
-		settings = solverSettings(&o, g.n)
-		if o.method == solver.MethodFull {
-			for _, d := range g.d {
-				for _, k := range g.k {
-					if d > 1 && !solver.FullFits(d, k) {
-						return usagef("--method: full needs (k+1)^d <= 2^20 outputs, and d=%d k=%d has %.3g: use reduced", d, k, math.Pow(float64(k+1), float64(d)))
-					}
-				}
-			}
-		}
-	}
-	w, err := newRowWriter(o.format, stdout)
+	j, err := newJob(cmd, g, &o, groups, term)
 	if err != nil {
 		return err
 	}
-	return solveGrid(ctx, g, settings, &o, w, stderr, nil)
+	return j.run(ctx, stdout, stderr, nil)
 }
 
-// solveGrid computes every point of g, with bernamp.Post and settings, or
-// with bernamp.Bounds when settings is nil, and writes the records in grid
-// order to w, closing it. Cross-check failures and refutations go to stderr.
-// Each written record is also passed to seen, if not nil.
-func solveGrid(ctx context.Context, g *grid, settings *bernamp.Settings, o *options, w rowWriter, stderr io.Writer, seen func(*record)) error {
-	do := func(ctx context.Context, i int) (*record, error) {
-		p := g.at(i)
-		var (
-			res bernamp.Result
-			err error
-		)
-		if settings == nil {
-			res, err = bernamp.Bounds(p)
-		} else {
-			res, err = bernamp.Post(ctx, p, settings)
-		}
-		if err != nil {
-			return nil, fmt.Errorf("row %d (%s): %w", i+1, pointString(p), err)
-		}
-		r := newRecord(res, !o.noTiming)
-		if err := r.finite(); err != nil {
-			return nil, fmt.Errorf("row %d (%s): %v (a bug: every value must be finite)", i+1, pointString(p), err)
-		}
-		return r, nil
-	}
-	checker := rowChecker{w: stderr}
-	written := 0
-	emit := func(i int, r *record) error {
-		checker.check(r)
-		if err := w.write(r); err != nil {
-			return err
-		}
-		written++
-		if seen != nil {
-			seen(r)
-		}
-		return nil
-	}
-	err := parallel.Map(ctx, g.n, o.workers, do, emit)
-	if cerr := w.close(); err == nil {
-		err = cerr
-	}
-	switch {
-	case err != nil && ctx.Err() != nil && errors.Is(err, ctx.Err()):
-		return fmt.Errorf("interrupted: %d of %d rows written", written, g.n)
-	case err != nil:
-		return err
-	case checker.failed > 0:
-		return fmt.Errorf("%d of %d rows failed the cross-check lb <= post <= post_upper <= ub", checker.failed, g.n)
-	}
-	return nil
-}
-
-// solverSettings returns the settings of Post for a grid of n points. The
+// solverSettings returns the settings of Post for a run of n points. The
 // pool runs min(n, workers) points at once; each point may use the workers
 // left over, so a single hard point still gets every worker.
 func solverSettings(o *options, n int) *bernamp.Settings {
-	return &bernamp.Settings{Tol: o.tol, Timeout: o.timeout, Method: o.method, NoCertify: !o.certify, Workers: max(1, o.workers/min(n, o.workers))}
+	return &bernamp.Settings{Tol: o.tol, Timeout: o.timeout, Method: o.method, NoCertify: !o.certify, Workers: max(1, o.workers/min(max(n, 1), o.workers))}
 }

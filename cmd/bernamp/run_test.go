@@ -18,7 +18,7 @@ import (
 func runArgs(t *testing.T, args ...string) (code int, stdout, stderr string) {
 	t.Helper()
 	var out, errb bytes.Buffer
-	code = runTerm(context.Background(), args, &out, &errb, false)
+	code = runTerm(context.Background(), args, &out, &errb, tty{})
 	return code, out.String(), errb.String()
 }
 
@@ -407,7 +407,7 @@ func TestFormatDefault(t *testing.T) {
 	t.Parallel()
 	for _, terminal := range []bool{false, true} {
 		var out, errb bytes.Buffer
-		code := runTerm(context.Background(), []string{"bounds", "--eps", "1,2"}, &out, &errb, terminal)
+		code := runTerm(context.Background(), []string{"bounds", "--eps", "1,2"}, &out, &errb, tty{stdout: terminal})
 		if code != 0 {
 			t.Fatalf("terminal %v: exit %d, stderr %q", terminal, code, errb.String())
 		}
@@ -432,7 +432,7 @@ func TestCancelled(t *testing.T) {
 	cancel()
 	for _, format := range []string{"csv", "json"} {
 		var out, errb bytes.Buffer
-		code := runTerm(ctx, []string{"post", "--eps", "1,2", "--format", format}, &out, &errb, false)
+		code := runTerm(ctx, []string{"post", "--eps", "1,2", "--format", format}, &out, &errb, tty{})
 		if code != 1 || !strings.Contains(errb.String(), "bernamp: interrupted: 0 of 2 rows written") {
 			t.Errorf("%s: exit %d, stderr %q; want 1 and an interruption message", format, code, errb.String())
 		}
@@ -550,11 +550,11 @@ func TestDemo(t *testing.T) {
 		t.Fatalf("summary:\n%s\nwant a header, 15 rows and the CSV path", stdout)
 	}
 	for _, l := range lines[1:16] {
-		if f := strings.Fields(l); len(f) != 9 || f[2] != "50" {
-			t.Errorf("summary row %q, want 9 fields with 50 points", l)
+		if f := strings.Fields(l); len(f) != 10 || f[1] != "1" || f[3] != "50" {
+			t.Errorf("summary row %q, want 10 fields with k=1 and 50 points", l)
 		}
 	}
-	if f := strings.Fields(lines[1]); f[0] != "1" || f[1] != "0.01" || f[3] != "50" {
+	if f := strings.Fields(lines[1]); f[0] != "1" || f[2] != "0.01" || f[4] != "50" {
 		t.Errorf("first summary row %q, want d=1 c=0.01 with 50 certified", lines[1])
 	}
 }

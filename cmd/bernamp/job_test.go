@@ -1,0 +1,404 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/bernamp/bernamp"
+)
+
+// TestMain lets a test run the real command in a child process (to kill it):
+// with BERNAMP_TEST_MAIN set, the test binary is bernamp.
+func TestMain(m *testing.M) {
+	if os.Getenv("BERNAMP_TEST_MAIN") != "" {
+		main()
+	}
+	os.Exit(m.Run())
+}
+
+// sweepArgs is a post grid with points of unequal cost (k up to 8, and
+// d = 2) that solves in well under a second.
+var sweepArgs = []string{"post", "--d", "1,2", "--k", "1,2,8", "--c", "0.1", "--alpha", "5", "--eps", "0.5,1,2,4",
+	"--certify=false", "--no-timing"}
+
+func writeFile(t *testing.T, path, s string) {
+	t.Helper()
+	if err := os.WriteFile(path, []byte(s), 0o666); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func readFile(t *testing.T, path string) string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// TestOutFile checks that --out writes what stdout would, for any worker
+// count (the long points are started first, the rows still come in order).
+func TestOutFile(t *testing.T) {
+	t.Parallel()
+	code, want, stderr := runArgs(t, append(sweepArgs, "--workers", "1")...)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if n := strings.Count(want, "\n"); n != 1+2*3*4 {
+		t.Fatalf("%d lines, want 25:\n%s", n, want)
+	}
+	for _, workers := range []string{"1", "3"} {
+		out := filepath.Join(t.TempDir(), "rows.csv")
+		code, stdout, stderr := runArgs(t, append(sweepArgs, "--out", out, "--workers", workers)...)
+		if code != 0 || stdout != "" {
+			t.Fatalf("workers %s: exit %d, stdout %q, stderr %q", workers, code, stdout, stderr)
+		}
+		if got := readFile(t, out); got != want {
+			t.Errorf("workers %s: --out file\n%s\nwant\n%s", workers, got, want)
+		}
+	}
+}
+
+// TestResume cuts a finished file in the ways a killed or partial run
+// leaves it; --resume must rebuild exactly the uninterrupted file.
+func TestResume(t *testing.T) {
+	t.Parallel()
+	_, want, _ := runArgs(t, sweepArgs...)
+	lines := strings.SplitAfter(want, "\n")
+	lines = lines[:len(lines)-1] // the empty string after the last newline
+	hdr := lines[0]
+	tests := []struct {
+		name string
+		file *string // nil: no file at all
+	}{
+		{"no file", nil},
+		{"empty", ptr("")},
+		{"partial header", ptr(hdr[:5])},
+		{"header only", ptr(hdr)},
+		{"first rows", ptr(strings.Join(lines[:8], ""))},
+		{"first rows and a partial row", ptr(strings.Join(lines[:8], "") + lines[8][:10])},
+		{"rows out of order", ptr(hdr + lines[20] + lines[3] + lines[11])},
+		{"complete", ptr(want)},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			out := filepath.Join(t.TempDir(), "rows.csv")
+			if tc.file != nil {
+				writeFile(t, out, *tc.file)
+			}
+			code, _, stderr := runArgs(t, append(sweepArgs, "--out", out, "--resume")...)
+			if code != 0 {
+				t.Fatalf("exit %d: %s", code, stderr)
+			}
+			if got := readFile(t, out); got != want {
+				t.Errorf("resumed file\n%s\nwant\n%s", got, want)
+			}
+		})
+	}
+}
+
+func ptr[T any](v T) *T { return &v }
+
+func TestResumeErrors(t *testing.T) {
+	t.Parallel()
+	_, want, _ := runArgs(t, sweepArgs...)
+	lines := strings.SplitAfter(want, "\n")
+	tests := []struct {
+		name, file, msg string
+	}{
+		{"other grid", lines[0] + strings.Replace(lines[1], "0.5", "0.25", 1), "not a point of this run"},
+		{"repeated row", lines[0] + lines[1] + lines[1], "repeats the point"},
+		{"other header", "a,b\n1,2\n", "header"},
+		{"short row", lines[0] + "1,1\n", "not a bernamp CSV file"},
+	}
+	for _, tc := range tests {
+		out := filepath.Join(t.TempDir(), "rows.csv")
+		writeFile(t, out, tc.file)
+		code, _, stderr := runArgs(t, append(sweepArgs, "--out", out, "--resume")...)
+		if code != 1 || !strings.Contains(stderr, tc.msg) || strings.Count(stderr, "\n") != 1 {
+			t.Errorf("%s: exit %d, stderr %q; want 1 and one line with %q", tc.name, code, stderr, tc.msg)
+		}
+		if got := readFile(t, out); got != tc.file {
+			t.Errorf("%s: the file was changed to %q", tc.name, got)
+		}
+	}
+	code, _, stderr := runArgs(t, "post", "--resume")
+	if code != 2 || !strings.Contains(stderr, "--resume: needs --out") {
+		t.Errorf("--resume without --out: exit %d, stderr %q", code, stderr)
+	}
+	code, _, stderr = runArgs(t, "post", "--out", "x.csv", "--format", "json")
+	if code != 2 || !strings.Contains(stderr, "--out writes csv") {
+		t.Errorf("--out with json: exit %d, stderr %q", code, stderr)
+	}
+}
+
+// TestKill runs the command in a child process, kills it with SIGKILL while
+// it writes, and checks that the file holds only complete rows and that
+// --resume then gives the uninterrupted file.
+func TestKill(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs a child process")
+	}
+	t.Parallel()
+	// d = 1, k = 24: about 0.1 s per point, so the kill lands mid-run.
+	args := []string{"post", "--k", "24", "--c", "0.1", "--alpha", "5", "--eps", "0.2:6:0.2", "--no-timing", "--workers", "1"}
+	out := filepath.Join(t.TempDir(), "rows.csv")
+	cmd := exec.Command(os.Args[0], append(args, "--out", out)...)
+	cmd.Env = append(os.Environ(), "BERNAMP_TEST_MAIN=1")
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(time.Minute)
+	for strings.Count(readFileOrEmpty(out), "\n") < 4 && time.Now().Before(deadline) {
+		time.Sleep(5 * time.Millisecond)
+	}
+	cmd.Process.Signal(syscall.SIGKILL)
+	cmd.Wait()
+
+	partial := readFile(t, out)
+	rows := readCSV(t, partial) // fails on a partial line
+	if len(rows) < 3 || len(rows) >= 30 {
+		t.Fatalf("killed run left %d rows, want some but not all 30", len(rows))
+	}
+	code, _, stderr := runArgs(t, append(args, "--out", out, "--resume")...)
+	if code != 0 {
+		t.Fatalf("resume: exit %d: %s", code, stderr)
+	}
+	_, want, _ := runArgs(t, args...)
+	if got := readFile(t, out); got != want {
+		t.Errorf("resumed file\n%s\nwant\n%s", got, want)
+	}
+	if !strings.HasPrefix(want, partial) {
+		t.Errorf("the killed run's rows are not the first rows of the full run")
+	}
+}
+
+func readFileOrEmpty(path string) string {
+	b, _ := os.ReadFile(path)
+	return string(b)
+}
+
+// TestShardMerge runs a grid in three shards and merges them: every point
+// is in exactly one shard, and the merge equals the unsharded run.
+func TestShardMerge(t *testing.T) {
+	t.Parallel()
+	_, want, _ := runArgs(t, sweepArgs...)
+	dir := t.TempDir()
+	var files []string
+	seen := map[string]int{}
+	for i := range 3 {
+		f := filepath.Join(dir, fmt.Sprintf("shard%d.csv", i))
+		code, _, stderr := runArgs(t, append(sweepArgs, "--shard", fmt.Sprintf("%d/3", i), "--out", f)...)
+		if code != 0 {
+			t.Fatalf("shard %d: exit %d: %s", i, code, stderr)
+		}
+		rows := readCSV(t, readFile(t, f))
+		if len(rows) < 7 || len(rows) > 9 {
+			t.Errorf("shard %d has %d rows, want 8 +- 1 of 24", i, len(rows))
+		}
+		for _, r := range rows {
+			seen[pointKey(r)]++
+		}
+		files = append(files, f)
+	}
+	if len(seen) != 24 {
+		t.Errorf("shards cover %d points, want 24", len(seen))
+	}
+	for k, n := range seen {
+		if n != 1 {
+			t.Errorf("point %s is in %d shards", k, n)
+		}
+	}
+	axes := []string{"--d", "1,2", "--k", "1,2,8", "--c", "0.1", "--alpha", "5", "--eps", "0.5,1,2,4"}
+	code, got, stderr := runArgs(t, append(append([]string{"merge"}, axes...), files...)...)
+	if code != 0 || got != want {
+		t.Errorf("merge: exit %d, stderr %q, output\n%s\nwant\n%s", code, stderr, got, want)
+	}
+	merged := filepath.Join(dir, "merged.csv")
+	runArgs(t, append(append([]string{"merge", "--out", merged}, axes...), files[2], files[0], files[1])...)
+	if got := readFile(t, merged); got != want {
+		t.Errorf("merge --out in another file order: \n%s\nwant\n%s", got, want)
+	}
+
+	for _, tc := range []struct {
+		name  string
+		files []string
+		msg   string
+	}{
+		{"missing shard", files[:2], "are in no file"},
+		{"repeated shard", append(files, files[1]), "is in both"},
+		{"other grid", files, "not a point of the grid"},
+	} {
+		args := append([]string{"merge"}, axes...)
+		if tc.name == "other grid" {
+			args = append([]string{"merge"}, "--d", "1", "--k", "1,2,8", "--eps", "0.5,1,2,4", "--c", "0.1")
+		}
+		code, _, stderr := runArgs(t, append(args, tc.files...)...)
+		if code != 1 || !strings.Contains(stderr, tc.msg) {
+			t.Errorf("%s: exit %d, stderr %q; want 1 and %q", tc.name, code, stderr, tc.msg)
+		}
+	}
+	for _, args := range [][]string{{"merge"}, {"merge", "--shard", "1/2", "x.csv"}, {"merge", "--grid", "g.json", "--d", "2", "x.csv"}} {
+		if code, _, _ := runArgs(t, args...); code != 2 {
+			t.Errorf("%v: exit %d, want 2", args, code)
+		}
+	}
+}
+
+func TestShardFlag(t *testing.T) {
+	t.Parallel()
+	for _, s := range []string{"3/3", "-1/2", "0/0", "a/2", "1", "1/2/3"} {
+		code, _, stderr := runArgs(t, "bounds", "--shard", s)
+		if code != 2 || !strings.HasPrefix(stderr, "bernamp: --shard: ") {
+			t.Errorf("--shard %s: exit %d, stderr %q", s, code, stderr)
+		}
+	}
+}
+
+// TestShardBalance checks that shards of a grid with unequal points differ
+// in estimated cost by at most the cost of the largest point.
+func TestShardBalance(t *testing.T) {
+	t.Parallel()
+	g, err := newGrid(gridFlags{d: "1,2,3", k: "1,2,4,8", c: "0.1", alpha: "5", eps: "0.1:1:0.1"}, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range []int{2, 3, 7} {
+		var sums []float64
+		count := 0
+		biggest := 0.0
+		for i := range n {
+			j := &job{g: g, settings: &bernamp.Settings{}, shard: shard{i, n}}
+			s := 0.0
+			for _, idx := range j.selected() {
+				c := cost(g.at(idx), true)
+				s += c
+				biggest = max(biggest, c)
+				count++
+			}
+			sums = append(sums, s)
+		}
+		if count != g.n {
+			t.Errorf("n = %d: shards hold %d points, want %d", n, count, g.n)
+		}
+		lo, hi := sums[0], sums[0]
+		for _, s := range sums {
+			lo, hi = min(lo, s), max(hi, s)
+		}
+		if hi-lo > biggest {
+			t.Errorf("n = %d: shard costs %v differ by more than the largest point %v", n, sums, biggest)
+		}
+	}
+}
+
+// TestGridFile checks that the grid files of testdata equal the demo
+// presets, that a grid file runs like the flags, and its errors.
+func TestGridFile(t *testing.T) {
+	t.Parallel()
+	for name, gf := range presets {
+		cmd, o, err := readGridFile(filepath.Join("..", "..", "testdata", "grids", name+".json"))
+		if err != nil || cmd != "post" {
+			t.Fatalf("%s: %q %v", name, cmd, err)
+		}
+		want, _ := newGrid(gf, false)
+		got, err := newGrid(o.grid, false)
+		if err != nil || !reflect.DeepEqual(got, want) {
+			t.Errorf("%s: grid file gives %+v, %v; the preset %+v", name, got, err, want)
+		}
+		if o.timeout != demoTimeout || o.tol != 1e-9 || !o.certify || o.method != "reduced" {
+			t.Errorf("%s: settings %+v, want the demo's", name, o)
+		}
+	}
+
+	dir := t.TempDir()
+	file := filepath.Join(dir, "g.json")
+	writeFile(t, file, `{"d": [1, 2], "k": "1,2,8", "c": 0.1, "alpha": "5", "eps": [0.5, 1, 2, 4], "certify": false}`)
+	_, want, _ := runArgs(t, sweepArgs...)
+	for _, args := range [][]string{{"grid", file, "--no-timing"}, {"grid", "--no-timing", file}} {
+		code, got, stderr := runArgs(t, args...)
+		if code != 0 || got != want {
+			t.Errorf("%v: exit %d, stderr %q, output\n%s\nwant\n%s", args, code, stderr, got, want)
+		}
+	}
+
+	for _, tc := range []struct{ json, msg string }{
+		{`{"d": 1, "k": 1, "c": 0.1, "alpha": 5}`, `no "eps" axis`},
+		{`{"d": 1, "k": 1, "c": 0.1, "alpha": 5, "eps": 1, "tolerance": 1}`, `unknown field "tolerance"`},
+		{`{"d": 1, "k": 1, "c": 0.1, "alpha": 5, "eps": 1, "command": "demo"}`, `command is "demo"`},
+		{`{"d": 1, "k": 1, "c": 0.1, "alpha": 5, "eps": 1, "timeout": "soon"}`, `timeout`},
+		{`{"d": 1, "k": 1, "c": 0.1, "alpha": 5, "eps": {"from": 1}}`, `must be a string, a number or an array`},
+		{`{"d": 1, "k": 1, "c": 0.7, "alpha": 5, "eps": 1}`, `--c: c is 0.7`},
+		{`{"d": 1, "k": 1, "c": 0.1, "alpha": 5, "eps": 1, "tol": -1}`, `--tol`},
+		{`{"d": 1,`, `unexpected EOF`},
+	} {
+		writeFile(t, file, tc.json)
+		code, _, stderr := runArgs(t, "grid", file)
+		if code != 2 || !strings.Contains(stderr, tc.msg) || strings.Count(stderr, "\n") != 1 {
+			t.Errorf("%s: exit %d, stderr %q; want 2 and %q", tc.json, code, stderr, tc.msg)
+		}
+	}
+	for _, args := range [][]string{{"grid"}, {"grid", "a.json", "b.json"}} {
+		if code, _, _ := runArgs(t, args...); code != 2 {
+			t.Errorf("%v: exit %d, want 2", args, code)
+		}
+	}
+	if code, _, _ := runArgs(t, "grid", filepath.Join(dir, "none.json")); code != 1 {
+		t.Errorf("missing grid file: exit %d, want 1", code)
+	}
+}
+
+// TestProgress checks the progress line: shown when stderr is a terminal,
+// not with --quiet, and its text.
+func TestProgress(t *testing.T) {
+	t.Parallel()
+	for _, quiet := range []bool{false, true} {
+		var out, errb bytes.Buffer
+		args := []string{"bounds", "--eps", "0.1:3:0.1"}
+		if quiet {
+			args = append(args, "--quiet")
+		}
+		if code := runTerm(context.Background(), args, &out, &errb, tty{stderr: true}); code != 0 {
+			t.Fatalf("exit %d: %s", code, errb.String())
+		}
+		last := errb.String()
+		if quiet != (last == "") {
+			t.Errorf("quiet %v: stderr %q", quiet, last)
+		}
+		if !quiet {
+			sc := bufio.NewScanner(strings.NewReader(last))
+			var line string
+			for sc.Scan() {
+				line = sc.Text()
+			}
+			if !strings.Contains(line, "bernamp: 30/30 points, ") {
+				t.Errorf("final progress line %q", line)
+			}
+		}
+	}
+
+	start := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	p := &progress{total: 100, start: start}
+	if got := p.line(start); got != "bernamp: 0/100 points" {
+		t.Errorf("line at start = %q", got)
+	}
+	p.done.Store(25)
+	if got := p.line(start.Add(10 * time.Second)); got != "bernamp: 25/100 points, 2.5/s, ETA 30s" {
+		t.Errorf("line after 10 s = %q", got)
+	}
+	p.done.Store(100)
+	if got := p.line(start.Add(40 * time.Second)); got != "bernamp: 100/100 points, 2.5/s, 40s" {
+		t.Errorf("final line = %q", got)
+	}
+}
