@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/bernamp/bernamp"
+	"github.com/bernamp/bernamp/figure"
 )
 
 // demoTimeout is the demo's time limit per point (search and certificate)
@@ -64,6 +65,14 @@ func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer, term 
 	if o.out == "" {
 		return usagef("--out: empty file name")
 	}
+	if !set["figure"] {
+		o.figure = "bernamp-" + o.preset + ".png"
+	}
+	if o.figure != "" {
+		if _, err := figure.FormatOf(o.figure); err != nil {
+			return usagef("--figure: %q: extension must be .png, .svg or .pdf", o.figure)
+		}
+	}
 	o.format = "csv"
 	g, err := newGrid(gf, false)
 	if err != nil {
@@ -111,5 +120,21 @@ func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer, term 
 		fmt.Fprintf(stdout, "%d rows kept from the earlier run are not in the summary\n", j.kept)
 	}
 	fmt.Fprintf(stdout, "CSV: %s\n", o.out)
-	return err
+	if err != nil || o.figure == "" {
+		return err
+	}
+	// The figure is drawn from the file, so it shows rows kept by --resume too.
+	rows, err := figure.ReadFile(o.out)
+	if err != nil {
+		return err
+	}
+	if err := figure.WriteFile(o.figure, rows, nil); err != nil {
+		return err
+	}
+	path, err := filepath.Abs(o.figure)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "Figure: %s\n", path)
+	return nil
 }

@@ -16,7 +16,9 @@
 //	         bernamp merge (--grid FILE.json | axis flags) [--out FILE] SHARD.csv...
 //	demo     post on a grid of the paper (--preset fig1, the default: Figure
 //	         1; fig2; fig3): writes a CSV file and prints a summary per
-//	         (d, k, c)
+//	         (d, k, c), and draws the figure (--figure)
+//	plot     draw a CSV of post or bounds as an image: curves (LB, post,
+//	         post_upper, eps, d k r_alpha(c) against eps) or gaps
 //	help     print this text
 //
 // Grid flags (bounds and post). Each takes a comma list such as 1,2,4 or a
@@ -70,6 +72,22 @@
 //	--quiet                  no progress line (shown on stderr only when it
 //	                         is a terminal)
 //	--preset P               demo only: fig1, fig2 or fig3 (default fig1)
+//	--figure FILE            demo only: the figure to draw from the CSV, .png,
+//	                         .svg or .pdf (default bernamp-<preset>.png; ""
+//	                         for none)
+//
+// Plot flags:
+//
+//	--in FILE        CSV written by post or bounds; - reads stdin (required)
+//	--out FILE       image to write; .png, .svg or .pdf picks the format (required)
+//	--view V         curves (default) or gap: post_upper-post and ub-lb on a
+//	                 log scale, gaps below 1e-15 nats drawn at 1e-15
+//	--panels P       c: a column of panels per c; k: per k (default: whichever
+//	                 of c and k varies, else c)
+//	--width, --height W  image size in inches (default 4 per column, 3 per row
+//	                 plus the legend; at most 200); PNG is 96 dpi
+//
+// Uncertified points are drawn hollow, with a bar up to post_upper.
 //
 // Output has one record per grid point, in grid order, written as soon as it
 // is known; the solver starts the points it estimates longest first. The CSV columns are

@@ -402,3 +402,29 @@ func TestProgress(t *testing.T) {
 		t.Errorf("final line = %q", got)
 	}
 }
+
+func TestDemoPresets(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	out := filepath.Join(dir, "fig3.csv")
+	code, stdout, stderr := runArgs(t, "demo", "--preset", "fig3", "--out", out, "--figure", "", "--no-timing")
+	if code != 0 {
+		t.Fatalf("fig3: exit %d: %s", code, stderr)
+	}
+	rows := readCSV(t, readFile(t, out))
+	if len(rows) != 3*50 || rows[0][1] != "1" || rows[149][1] != "4" || rows[149][3] != "5" {
+		t.Errorf("fig3: %d rows, first %v, last %v; want 150 for k = 1, 2, 4 at alpha = 5", len(rows), rows[0], rows[len(rows)-1])
+	}
+	if strings.Contains(stdout, "Figure:") || strings.Count(stdout, "\n") != 1+3+1 {
+		t.Errorf("fig3 summary:\n%s\nwant 3 rows and no figure", stdout)
+	}
+	for _, args := range [][]string{
+		{"demo", "--preset", "fig4"},
+		{"demo", "--figure", "x.gif"},
+		{"demo", "--out", ""},
+	} {
+		if code, _, stderr := runArgs(t, args...); code != 2 || strings.Count(stderr, "\n") != 1 {
+			t.Errorf("%v: exit %d, stderr %q; want 2 and one line", args, code, stderr)
+		}
+	}
+}

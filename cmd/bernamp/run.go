@@ -74,6 +74,8 @@ func runTerm(ctx context.Context, args []string, stdout, stderr io.Writer, term 
 		err = runGridFile(ctx, rest, stdout, stderr, term)
 	case "merge":
 		err = runMerge(rest, stdout)
+	case "plot":
+		err = runPlot(ctx, rest, stdout, stderr)
 	case "demo":
 		err = runDemo(ctx, rest, stdout, stderr, term)
 	default:
@@ -109,6 +111,7 @@ type options struct {
 	shard    string // i/n
 	quiet    bool   // no progress line
 	preset   string // demo only
+	figure   string // demo only
 }
 
 // Flag groups of newFlagSet.
@@ -149,6 +152,7 @@ func newFlagSet(cmd string, o *options, groups int) *flag.FlagSet {
 	}
 	if groups&demoOpts != 0 {
 		fs.StringVar(&o.preset, "preset", "fig1", "grid of the paper: fig1, fig2 or fig3")
+		fs.StringVar(&o.figure, "figure", "", `figure of the CSV, .png, .svg or .pdf (default bernamp-<preset>.png; "" for none)`)
 	}
 	fs.IntVar(&o.workers, "workers", runtime.GOMAXPROCS(0), "points solved in parallel, >= 1")
 	fs.BoolVar(&o.noTiming, "no-timing", false, "write 0 as seconds")

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/csv"
 	"encoding/json"
+	"image/png"
 	"math"
 	"os"
 	"path/filepath"
@@ -527,7 +528,8 @@ func TestDemo(t *testing.T) {
 	}
 	t.Parallel()
 	out := filepath.Join(t.TempDir(), "demo.csv")
-	code, stdout, stderr := runArgs(t, "demo", "--out", out, "--timeout", "1ms", "--no-timing")
+	fig := filepath.Join(t.TempDir(), "demo.png")
+	code, stdout, stderr := runArgs(t, "demo", "--out", out, "--figure", fig, "--timeout", "1ms", "--no-timing")
 	if code != 0 {
 		t.Fatalf("exit %d, stderr %q", code, stderr)
 	}
@@ -546,8 +548,16 @@ func TestDemo(t *testing.T) {
 		t.Errorf("last row %v, want d=15 c=0.3 alpha=50 eps=5", r)
 	}
 	lines := strings.Split(strings.TrimSuffix(stdout, "\n"), "\n")
-	if len(lines) != 1+15+1 || !strings.HasPrefix(lines[0], "d ") || lines[16] != "CSV: "+out {
-		t.Fatalf("summary:\n%s\nwant a header, 15 rows and the CSV path", stdout)
+	if len(lines) != 1+15+2 || !strings.HasPrefix(lines[0], "d ") || lines[16] != "CSV: "+out || lines[17] != "Figure: "+fig {
+		t.Fatalf("summary:\n%s\nwant a header, 15 rows, the CSV and figure paths", stdout)
+	}
+	f, err := os.Open(fig)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if cfg, err := png.DecodeConfig(f); err != nil || cfg.Width < 500 || cfg.Height < 500 {
+		t.Errorf("figure: %+v, %v; want a PNG of the 5 x 3 panels", cfg, err)
 	}
 	for _, l := range lines[1:16] {
 		if f := strings.Fields(l); len(f) != 10 || f[1] != "1" || f[3] != "50" {
