@@ -41,6 +41,17 @@ func (p Params) Validate() error {
 	return check.Point(p.D, p.K, p.C, p.Alpha, p.Eps)
 }
 
+// Cost is a rough estimate of the relative time Post takes at p, for
+// scheduling and balancing only: the d = 1 certificate grows about as
+// (k+1)^2 and the search for d >= 2 as the number of outputs (k+1)^d
+// (docs/engine.md). It says nothing about any one point's time.
+func (p Params) Cost() float64 {
+	if p.D == 1 {
+		return float64((p.K + 1) * (p.K + 1))
+	}
+	return 100 * math.Pow(float64(p.K+1), float64(p.D))
+}
+
 // Status values of a Result, as printed.
 const (
 	StatusCertified = "certified" // PostUpper - Post <= Tol is proved

@@ -1,14 +1,41 @@
-// Command bench times a fixed suite of bernamp computations with the Go
-// benchmark machinery (testing.Benchmark) and prints a markdown report: the
-// machine, the Go version, and per case the median time per operation over
-// repeated runs with its range.
+// Command bench times a fixed suite of bernamp computations and writes a
+// markdown report: the machine (CPU model, cores), the Go version and date,
+// then one table per experiment with medians over repeated runs.
 //
-// Usage:
+// Usage (from the repository root):
 //
-//	go run ./bench [-quick] [-runs N] [-out FILE]
+//	go run ./bench [-quick] [-runs N] [-exp LIST] [-out FILE]
 //
-// -quick drops the long cases (under a minute in all); -out writes the
-// report to FILE as well as stdout.
+// The experiments, in order (names for -exp):
+//
+//	bounds    the closed-form bounds
+//	kron      the channel K x: Kronecker apply against a dense product
+//	grad      one objective-and-gradient evaluation of the search (must not
+//	          allocate)
+//	solve     solver.Maximize for k = 1, d = 1..10 and k in {2, 4, 8},
+//	          d = 1..4, with least-squares growth exponents of time and
+//	          memory against (k+1)^d, the configurations and the outputs
+//	reach     the largest d solved within 10 s per point, k = 1 and k = 4
+//	baseline  package baseline (a generic local optimizer with random
+//	          starts) against the certified values: value, time, misses
+//	pool      bernamp.Post over a fixed grid on 1, 2 and 4 workers, as the
+//	          CLI runs it (parallel.MapSchedule, longest first) and in index
+//	          order (parallel.Map): speedup
+//
+// The full suite is budgeted at 15 minutes on 2 cores and writes
+// bench/results.md unless -out says otherwise. -quick runs a reduced suite
+// (one run per case, no reach) budgeted at one minute, for CI smoke use,
+// and writes no file unless -out is given. -runs overrides the repetitions
+// (default 3 full, 1 quick). -exp runs only the listed experiments (comma
+// separated), e.g. -exp solve,reach. -smoke runs a seconds-long suite,
+// the harness's own test. The report also goes to stdout;
+// progress goes to stderr. Exit status 1 when a case fails (a search that
+// does not complete, an allocation in a hot loop, results that depend on
+// the worker count), 2 on bad flags.
+//
+// The benchmarks of the packages themselves run with go test -bench (for
+// example go test ./solver -run XXX -bench Maximize); go test without
+// -bench runs only a seconds-long smoke test of this harness.
 package main
 
 import (
@@ -17,123 +44,136 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
 	"runtime"
+	"runtime/debug"
 	"slices"
 	"strings"
-	"testing"
 	"time"
-
-	"github.com/bernamp/bernamp/bounds"
-	"github.com/bernamp/bernamp/solver"
 )
 
-// benchCase is one timed computation; long cases are skipped by -quick.
-type benchCase struct {
-	name string
-	long bool
-	run  func() error
-}
-
-func suite() []benchCase {
-	ctx := context.Background()
-	var sink float64
-	lower := func(d, k int) func() error {
-		return func() error { sink += bounds.Lower(d, k, 0.1, 5, 1); return nil }
-	}
-	one := func(k int, c float64) func() error {
-		return func() error {
-			r, err := solver.One(ctx, k, c, 5, 1, nil)
-			if err == nil && r.Status != solver.Certified {
-				err = fmt.Errorf("not certified")
-			}
-			return err
-		}
-	}
-	maximize := func(d, k int) func() error {
-		return func() error {
-			_, rec, err := solver.Maximize(ctx, d, k, 0.1, 5, 2, 0, nil)
-			if err == nil && !rec.Complete {
-				err = fmt.Errorf("search not complete")
-			}
-			return err
-		}
-	}
-	return []benchCase{
-		{"bounds.Lower d k = 1", false, lower(1, 1)},
-		{"bounds.Lower d k = 100", false, lower(10, 10)},
-		{"bounds.Lower d k = 10^4", false, lower(100, 100)},
-		{"solver.One k = 1 (certified)", false, one(1, 0.1)},
-		{"solver.One k = 4 (certified)", false, one(4, 0.1)},
-		{"solver.One k = 16 (certified)", false, one(16, 0.1)},
-		{"solver.Maximize d = 2, k = 1", false, maximize(2, 1)},
-		{"solver.Maximize d = 3, k = 1", false, maximize(3, 1)},
-		{"solver.Maximize d = 6, k = 1", false, maximize(6, 1)},
-		{"solver.Maximize d = 3, k = 4", false, maximize(3, 4)},
-		{"solver.Maximize d = 12, k = 1", true, maximize(12, 1)},
-		{"solver.Maximize d = 6, k = 4", true, maximize(6, 4)},
-	}
-}
+// defaultOut is where the full suite writes its report.
+const defaultOut = "bench/results.md"
 
 func main() {
-	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	stop()
+	os.Exit(code)
 }
 
-func run(args []string, stdout, stderr io.Writer) int {
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("bench", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	quick := fs.Bool("quick", false, "skip the long cases")
-	runs := fs.Int("runs", 3, "repetitions of each benchmark, >= 1")
-	out := fs.String("out", "", "also write the report to this file")
+	quick := fs.Bool("quick", false, "the reduced suite (about 15 s; no file unless -out)")
+	runs := fs.Int("runs", 0, "repetitions of each case, >= 1 (0: 3 full, 1 quick)")
+	exps := fs.String("exp", "", "comma-separated experiments to run (default all): "+expNames())
+	out := fs.String("out", "", "write the report to this file (default "+defaultOut+" for the full suite)")
+	smoke := fs.Bool("smoke", false, "a seconds-long suite for testing the harness")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
-	if *runs < 1 {
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "bench: unexpected argument %q\n", fs.Arg(0))
+		return 2
+	}
+	cfg := fullConfig()
+	switch {
+	case *smoke:
+		cfg = smokeConfig()
+	case *quick:
+		cfg = quickConfig()
+	}
+	if *runs < 0 {
 		fmt.Fprintf(stderr, "bench: -runs is %d, must be >= 1\n", *runs)
 		return 2
 	}
-	var b strings.Builder
-	fmt.Fprintf(&b, "# bernamp benchmarks\n\n")
-	fmt.Fprintf(&b, "- date: %s\n- cpu: %s, %d cores (GOMAXPROCS %d)\n- go: %s\n- runs: %d per case, median reported\n\n",
-		time.Now().UTC().Format("2006-01-02 15:04 UTC"), cpuModel(), runtime.NumCPU(), runtime.GOMAXPROCS(0), runtime.Version(), *runs)
-	fmt.Fprintf(&b, "| case | median per op | min | max | ops per run |\n|---|---|---|---|---|\n")
-	for _, c := range suite() {
-		if c.long && *quick {
+	if *runs > 0 {
+		cfg.runs = *runs
+	}
+	selected, err := selectExperiments(*exps)
+	if err != nil {
+		fmt.Fprintf(stderr, "bench: -exp: %v\n", err)
+		return 2
+	}
+	path := *out
+	if path == "" && cfg.name == "full" {
+		path = defaultOut
+	}
+
+	start := time.Now()
+	var r report
+	fmt.Fprintf(&r, "# bernamp benchmarks\n\n")
+	fmt.Fprintf(&r, "- date: %s\n", start.UTC().Format("2006-01-02 15:04 UTC"))
+	fmt.Fprintf(&r, "- machine: %s, %d cores (GOMAXPROCS %d), %s/%s\n", cpuModel(), runtime.NumCPU(), runtime.GOMAXPROCS(0), runtime.GOOS, runtime.GOARCH)
+	fmt.Fprintf(&r, "- go: %s%s\n", runtime.Version(), revision())
+	fmt.Fprintf(&r, "- suite: %s, %d runs per case (median reported), fast cases called for at least %s per run\n", cfg.name, cfg.runs, dur(cfg.minTime))
+	fmt.Fprintf(&r, "- command: `go run ./bench %s`\n\n", strings.Join(args, " "))
+	st := &state{solves: map[[2]int]sample{}}
+	var elapsed []string
+	for i, e := range experiments {
+		if !selected[e.name] {
 			continue
 		}
-		var times []time.Duration
-		var n int
-		var failed error
-		for range *runs {
-			r := testing.Benchmark(func(b *testing.B) {
-				for b.Loop() {
-					if err := c.run(); err != nil {
-						failed = err
-						b.FailNow()
-					}
-				}
-			})
-			if failed != nil {
-				break
-			}
-			times = append(times, time.Duration(r.NsPerOp()))
-			n = r.N
-		}
-		if failed != nil {
-			fmt.Fprintf(stderr, "bench: %s: %v\n", c.name, failed)
+		fmt.Fprintf(stderr, "bench: %s ...\n", e.name)
+		t := time.Now()
+		fmt.Fprintf(&r, "## %d. %s\n\n", i+1, e.title)
+		if err := e.run(ctx, cfg, st, &r); err != nil {
+			fmt.Fprintf(stderr, "bench: %s: %v\n", e.name, err)
 			return 1
 		}
-		slices.Sort(times)
-		fmt.Fprintf(&b, "| %s | %v | %v | %v | %d |\n", c.name, times[len(times)/2], times[0], times[len(times)-1], n)
-		fmt.Fprintf(stderr, "bench: %s done\n", c.name)
+		if ctx.Err() != nil {
+			fmt.Fprintf(stderr, "bench: interrupted\n")
+			return 1
+		}
+		el := time.Since(t)
+		elapsed = append(elapsed, fmt.Sprintf("%s %s", e.name, dur(el)))
+		fmt.Fprintf(stderr, "bench: %s done in %s\n", e.name, dur(el))
 	}
-	fmt.Fprint(stdout, b.String())
-	if *out != "" {
-		if err := os.WriteFile(*out, []byte(b.String()), 0o644); err != nil {
+	total := time.Since(start)
+	fmt.Fprintf(&r, "## Time\n\n")
+	fmt.Fprintf(&r, "The suite took %s (budget %s): %s.\n", dur(total), dur(cfg.budget), strings.Join(elapsed, ", "))
+	if total > cfg.budget {
+		fmt.Fprintf(&r, "\n**Over budget.**\n")
+		fmt.Fprintf(stderr, "bench: warning: the %s suite took %s, over its budget of %s\n", cfg.name, dur(total), dur(cfg.budget))
+	}
+	fmt.Fprint(stdout, r.String())
+	if path != "" {
+		if err := os.WriteFile(path, []byte(r.String()), 0o644); err != nil {
 			fmt.Fprintf(stderr, "bench: %v\n", err)
 			return 1
 		}
+		fmt.Fprintf(stderr, "bench: wrote %s\n", path)
 	}
 	return 0
+}
+
+func expNames() string {
+	var names []string
+	for _, e := range experiments {
+		names = append(names, e.name)
+	}
+	return strings.Join(names, ",")
+}
+
+// selectExperiments parses -exp: empty means every experiment.
+func selectExperiments(list string) (map[string]bool, error) {
+	sel := map[string]bool{}
+	if strings.TrimSpace(list) == "" {
+		for _, e := range experiments {
+			sel[e.name] = true
+		}
+		return sel, nil
+	}
+	for _, name := range strings.Split(list, ",") {
+		name = strings.TrimSpace(name)
+		if !slices.ContainsFunc(experiments, func(e experiment) bool { return e.name == name }) {
+			return nil, fmt.Errorf("unknown experiment %q (want some of %s)", name, expNames())
+		}
+		sel[name] = true
+	}
+	return sel, nil
 }
 
 // cpuModel returns the CPU model name from /proc/cpuinfo, or "unknown".
@@ -148,4 +188,19 @@ func cpuModel() string {
 		}
 	}
 	return "unknown"
+}
+
+// revision returns ", commit <hash>" from the build info, or "" when the
+// binary was built without VCS stamping.
+func revision() string {
+	bi, ok := debug.ReadBuildInfo()
+	if !ok {
+		return ""
+	}
+	for _, s := range bi.Settings {
+		if s.Key == "vcs.revision" {
+			return ", commit " + s.Value
+		}
+	}
+	return ""
 }

@@ -80,18 +80,13 @@ func parseShard(s string) (shard, error) {
 	return shard{i, n}, nil
 }
 
-// cost is a rough estimate of the relative time of point p, used only to
-// start long points first and to balance shards: the d = 1 solver grows
-// about as (k+1)^2, the search for d >= 2 as the number of outputs (k+1)^d
-// (docs/engine.md), and closed-form bounds cost the same everywhere.
+// cost is the estimated relative time of point p: Params.Cost for post,
+// the same everywhere for the closed-form bounds.
 func cost(p bernamp.Params, post bool) float64 {
-	switch {
-	case !post:
+	if !post {
 		return 1
-	case p.D == 1:
-		return float64((p.K + 1) * (p.K + 1))
 	}
-	return 100 * math.Pow(float64(p.K+1), float64(p.D))
+	return p.Cost()
 }
 
 // byCost returns the positions 0, ..., len(idx)-1 ordered by decreasing
