@@ -19,6 +19,8 @@
 //	         (d, k, c), and draws the figure (--figure)
 //	plot     draw a CSV of post or bounds as an image: curves (LB, post,
 //	         post_upper, eps, d k r_alpha(c) against eps) or gaps
+//	curve    amplify an RDP curve order by order, convert it to (eps, delta)
+//	         and compare with the generic bounds of Balle et al. (docs/curve.md)
 //	help     print this text
 //
 // Grid flags (bounds and post). Each takes a comma list such as 1,2,4 or a
@@ -89,6 +91,31 @@
 //
 // Uncertified points are drawn hollow, with a bar up to post_upper.
 //
+// Curve flags:
+//
+//	--mechanism M    gaussian (--sigma S, noise multiplier, L2 sensitivity 1),
+//	                 laplace (--b B, scale, L1 sensitivity 1) or rr (--p P,
+//	                 probability of the true bit)
+//	--in FILE        instead of --mechanism: CSV rows alpha,eps (header and #
+//	                 comments allowed); orders <= 1, negative or decreasing eps
+//	                 are rejected (exit 2)
+//	--orders LIST    orders of a named mechanism, list or range (default
+//	                 dp_accounting's 156: 1.1..10.9 step 0.1, 11..63, 128..1024)
+//	--d N --k N --c C  the kernel, one value each (default 1, 1, 0.1)
+//	--delta D        delta of the (eps, delta) summary, in (0, 1) (default 1e-5)
+//	--conversion C   balle2020 (default, Balle et al. 2020 Thm 21) or mironov2017
+//	--format F       csv (default), json or table
+//	--summary FILE   the summary as CSV (with csv it otherwise goes to stderr)
+//	and --tol --timeout --certify --method --workers --no-timing as for post.
+//
+// curve writes one row per order,
+//
+//	d,k,c,alpha,eps,lb,post,post_upper,status,dobrushin,doeblin,ultra_mixing,seconds
+//
+// then (eps, delta) rows: mechanism, bernamp, rdp_dobrushin, rdp_doeblin,
+// rdp_ultra_mixing, thm1_dobrushin, thm1_dobrushin_hs, thm1_doeblin,
+// thm1_ultra_mixing ("none" where a bound proves nothing).
+//
 // Output has one record per grid point, in grid order, written as soon as it
 // is known; the solver starts the points it estimates longest first. The CSV columns are
 //
@@ -118,4 +145,5 @@
 //	bernamp bounds --d 1:4:1 --c 0.01,0.1 --alpha 50 --eps 0.1:5:0.1 --format json
 //	bernamp demo --out fig1.csv
 //	bernamp grid --shard 0/4 --out part0.csv testdata/grids/fig2.json
+//	bernamp curve --mechanism gaussian --sigma 2 --c 0.1 --delta 1e-5 --format table
 package main

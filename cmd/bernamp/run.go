@@ -76,6 +76,8 @@ func runTerm(ctx context.Context, args []string, stdout, stderr io.Writer, term 
 		err = runMerge(rest, stdout)
 	case "plot":
 		err = runPlot(ctx, rest, stdout, stderr)
+	case "curve":
+		err = runCurve(ctx, rest, stdout, stderr)
 	case "demo":
 		err = runDemo(ctx, rest, stdout, stderr, term)
 	default:

@@ -23,3 +23,12 @@ func Bisect(lo, hi float64, pred func(float64) bool) (a, b float64) {
 	}
 	return math.Float64frombits(l), math.Float64frombits(h)
 }
+
+// Up returns x moved n floats toward +Inf: an upper bound on a value
+// computed to within n ulps.
+func Up(x float64, n int) float64 {
+	for range n {
+		x = math.Nextafter(x, math.Inf(1))
+	}
+	return x
+}

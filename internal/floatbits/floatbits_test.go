@@ -20,3 +20,18 @@ func TestBisect(t *testing.T) {
 	}()
 	Bisect(1, 1, func(float64) bool { return true })
 }
+
+func TestUp(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		x    float64
+		n    int
+		want float64
+	}{
+		{1, 2, 1 + 2*0x1p-52}, {1, 0, 1}, {0, 1, 5e-324}, {-1, 1, -1 + 0x1p-53}, {math.MaxFloat64, 1, math.Inf(1)},
+	} {
+		if got := Up(tc.x, tc.n); got != tc.want {
+			t.Errorf("Up(%v, %d) = %v, want %v", tc.x, tc.n, got, tc.want)
+		}
+	}
+}

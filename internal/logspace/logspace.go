@@ -107,3 +107,13 @@ func (a *Acc) Log() float64 {
 	}
 	return a.top + math.Log(a.sum)
 }
+
+// LogOdds returns log((1-p)/p) > 0 for p in (0, 1/2), accurately near 1/2
+// where 1-2p is exact (Sterbenz) and Log1p keeps the small result: the
+// relative error is at most 4 ulps.
+func LogOdds(p float64) float64 {
+	if p > 0.25 {
+		return math.Log1p((1 - 2*p) / p)
+	}
+	return math.Log1p(-p) - math.Log(p)
+}

@@ -100,3 +100,23 @@ func TestPrimitives(t *testing.T) {
 		}
 	}
 }
+
+// TestLogOdds checks LogOdds where log((1-p)/p) is known in closed form,
+// including near 1/2 where a naive log(1-p) - log(p) cancels: at
+// p = 1/2 - h it is 2 atanh(2h) = 4h + (2h)^3 2/3 + ...
+func TestLogOdds(t *testing.T) {
+	t.Parallel()
+	h := 0x1p-40
+	tests := []struct{ p, want float64 }{
+		{0.25, math.Log(3)},
+		{0.125, math.Log(7)},
+		{1.0 / 1024, math.Log(1023)},
+		{0.5 - h, 4*h + 2*math.Pow(2*h, 3)/3},
+		{0x1p-1000, math.Log1p(-0x1p-1000) + 1000*math.Ln2},
+	}
+	for _, tc := range tests {
+		if got := LogOdds(tc.p); math.Abs(got-tc.want) > 4*0x1p-52*tc.want {
+			t.Errorf("LogOdds(%v) = %.17g, want %.17g", tc.p, got, tc.want)
+		}
+	}
+}

@@ -1,0 +1,168 @@
+package rdp
+
+import (
+	"fmt"
+	"math"
+)
+
+// Conversion names a theorem that turns (alpha, eps)-RDP into (eps',
+// delta)-DP for every delta in (0, 1).
+type Conversion int
+
+const (
+	// Balle2020 is Theorem 21 of Balle, Barthe, Gaboardi, Hsu and Sato,
+	// "Hypothesis testing interpretations and Renyi differential privacy"
+	// (AISTATS 2020); also Canonne, Kamath and Steinke 2020, Proposition 12:
+	//
+	//	eps' = eps + log((alpha-1)/alpha) - (log delta + log alpha) / (alpha-1).
+	//
+	// It is what dp_accounting and Opacus use, and tighter than Mironov2017
+	// at every order: the difference is log(1 - 1/alpha) - log(alpha)/(alpha-1)
+	// < 0.
+	Balle2020 Conversion = iota
+	// Mironov2017 is Proposition 3 of Mironov, "Rényi differential
+	// privacy" (CSF 2017), the original and looser conversion:
+	//
+	//	eps' = eps + log(1/delta) / (alpha-1).
+	Mironov2017
+)
+
+// String returns "balle2020" or "mironov2017", the names ParseConversion
+// accepts.
+func (c Conversion) String() string {
+	switch c {
+	case Balle2020:
+		return "balle2020"
+	case Mironov2017:
+		return "mironov2017"
+	}
+	return fmt.Sprintf("Conversion(%d)", int(c))
+}
+
+// ParseConversion returns the Conversion named s by String.
+func ParseConversion(s string) (Conversion, error) {
+	for _, c := range []Conversion{Balle2020, Mironov2017} {
+		if s == c.String() {
+			return c, nil
+		}
+	}
+	return 0, fmt.Errorf("conversion is %q, must be %s or %s", s, Balle2020, Mironov2017)
+}
+
+// CheckDelta returns an error unless 0 < delta < 1 (NaN is rejected).
+func CheckDelta(delta float64) error {
+	if !(delta > 0 && delta < 1) {
+		return fmt.Errorf("delta is %v, must be in (0, 1)", delta)
+	}
+	return nil
+}
+
+// Eps returns the eps' of the conversion for an (alpha, eps)-RDP mechanism
+// at delta, clamped at 0 ((eps', delta)-DP with eps' < 0 implies (0,
+// delta)-DP). The result is rounded up: it is an upper bound on the exact
+// formula. It panics unless alpha > 1 is finite, eps >= 0 is finite and 0 <
+// delta < 1.
+func (c Conversion) Eps(alpha, eps, delta float64) float64 {
+	if !(alpha > 1) || math.IsInf(alpha, 1) || !(eps >= 0) || math.IsInf(eps, 1) || !(delta > 0 && delta < 1) {
+		panic("rdp: Conversion.Eps: alpha, eps or delta outside its domain")
+	}
+	logDelta := math.Log(delta)
+	var v, mag float64 // value and the sum of the magnitudes of its terms
+	switch c {
+	case Balle2020:
+		t2 := math.Log1p(-1 / alpha)
+		t3 := (logDelta + math.Log(alpha)) / (alpha - 1)
+		v = eps + t2 - t3
+		mag = eps + math.Abs(t2) + (math.Abs(logDelta)+math.Log(alpha))/(alpha-1)
+	case Mironov2017:
+		t := -logDelta / (alpha - 1)
+		v, mag = eps+t, eps+t
+	default:
+		panic("rdp: unknown Conversion")
+	}
+	// Each term is within 4 ulps of its exact value (a log, a division,
+	// alpha - 1 and a sum of two logs), and summing three terms adds two
+	// roundings: 8 ulps of the magnitudes bounds the total error.
+	const ulp = 0x1p-52
+	v += 8 * ulp * mag
+	if v <= 0 {
+		return 0
+	}
+	return math.Nextafter(v, math.Inf(1))
+}
+
+// Approx is an (Eps, Delta)-DP guarantee obtained from an RDP curve.
+type Approx struct {
+	Eps   float64 // upper bound on the DP level at Delta, in nats, >= 0
+	Delta float64 // in (0, 1)
+	// Order is the order of the curve that attains Eps (the smallest such
+	// order on ties) and Index its position in the curve.
+	Order float64
+	Index int
+	// Warning is nonempty when the minimum is at the smallest or largest
+	// of several orders with Eps > 0: an order beyond the grid might give
+	// a smaller Eps, so the grid is too narrow (the accountants warn alike).
+	Warning string
+}
+
+// ToApprox converts the RDP curve c to (eps, delta)-DP with conv, taking
+// the minimum over the orders of c:
+//
+//	eps = min_i conv.Eps(Orders[i], Eps[i], delta).
+//
+// Every order gives a valid guarantee, so the minimum does; it is rounded up
+// (an upper bound on the exact minimum). Since the mechanism is (alpha,
+// Eps[i])-RDP with Eps[i] an upper bound on its exact RDP level, the result
+// is an upper bound on what the conversion proves for the mechanism. It
+// returns an error for an invalid curve or delta outside (0, 1).
+func ToApprox(c Curve, delta float64, conv Conversion) (Approx, error) {
+	if err := c.Validate(); err != nil {
+		return Approx{}, fmt.Errorf("rdp.ToApprox: %w", err)
+	}
+	if err := CheckDelta(delta); err != nil {
+		return Approx{}, fmt.Errorf("rdp.ToApprox: %w", err)
+	}
+	if conv != Balle2020 && conv != Mironov2017 {
+		return Approx{}, fmt.Errorf("rdp.ToApprox: unknown conversion %v", conv)
+	}
+	return approx(c, delta, conv), nil
+}
+
+// approx is ToApprox on valid arguments.
+func approx(c Curve, delta float64, conv Conversion) Approx {
+	best := Approx{Eps: math.Inf(1), Delta: delta}
+	for i, a := range c.Orders {
+		if e := conv.Eps(a, c.Eps[i], delta); e < best.Eps {
+			best.Eps, best.Order, best.Index = e, a, i
+		}
+	}
+	if n := len(c.Orders); n > 1 && best.Eps > 0 {
+		switch best.Index {
+		case 0:
+			best.Warning = fmt.Sprintf("the minimum over orders is at the smallest order alpha = %v: smaller orders might give a smaller eps", best.Order)
+		case n - 1:
+			best.Warning = fmt.Sprintf("the minimum over orders is at the largest order alpha = %v: larger orders might give a smaller eps", best.Order)
+		}
+	}
+	return best
+}
+
+// Profile returns the function delta -> ToApprox(c, delta, conv) for a
+// curve c already validated, for callers that evaluate it many times
+// (e.g. the mixing comparators, which search over delta). It returns an
+// error for an invalid curve or conversion; the function it returns panics
+// for delta outside (0, 1).
+func Profile(c Curve, conv Conversion) (func(delta float64) Approx, error) {
+	if err := c.Validate(); err != nil {
+		return nil, fmt.Errorf("rdp.Profile: %w", err)
+	}
+	if conv != Balle2020 && conv != Mironov2017 {
+		return nil, fmt.Errorf("rdp.Profile: unknown conversion %v", conv)
+	}
+	return func(delta float64) Approx {
+		if err := CheckDelta(delta); err != nil {
+			panic("rdp: Profile: " + err.Error())
+		}
+		return approx(c, delta, conv)
+	}, nil
+}
