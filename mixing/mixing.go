@@ -109,7 +109,6 @@ func New(k Kernel) (*Bounds, error) {
 // ulp is the unit in the last place of 1.
 const ulp = 0x1p-52
 
-
 // logPMF returns the log pmf of Binomial(n, c) at 0..n (Loader's method,
 // internal/logspace: absolute error a few ulps of each log-probability).
 func logPMF(n int, c float64) []float64 {

@@ -396,4 +396,3 @@ func ReadCSV(r io.Reader) (Curve, error) {
 	}
 	return c, nil
 }
-
