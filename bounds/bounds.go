@@ -3,6 +3,7 @@ package bounds
 import (
 	"math"
 
+	"github.com/bernamp/bernamp/internal/floatbits"
 	"github.com/bernamp/bernamp/internal/logspace"
 )
 
@@ -30,16 +31,9 @@ func UpperBound(d, k int, c, alpha, eps float64) Upper {
 	// Renyi is accurate to a few ulps; the product adds one rounding. 16
 	// ulps up keeps the asymptote above its exact value.
 	a := float64(d) * float64(k) * Renyi(alpha, c)
-	return Upper{PostProcessing: eps, Asymptote: ulpsUp(a, 16)}
+	return Upper{PostProcessing: eps, Asymptote: floatbits.Up(a, 16)}
 }
 
-// ulpsUp returns x moved n floats toward +Inf.
-func ulpsUp(x float64, n int) float64 {
-	for range n {
-		x = math.Nextafter(x, math.Inf(1))
-	}
-	return x
-}
 
 // Lower returns the lower bound of Theorem 4 (eqs. 5 and 7): the amplified
 // divergence R_alpha(B_k(P), B_k(Q)) of the pair
@@ -81,7 +75,7 @@ func Lower(d, k int, c, alpha, eps float64) float64 {
 func pairDivergence(n int, c, alpha, D float64) float64 {
 	logp, log1mp := -logspace.Softplus(D), -logspace.Softplus(-D)
 	logTanh := math.Log(math.Tanh(D / 2)) // log(1-2p)
-	lam := logit(c)                       // log((1-c)/c) > 0
+	lam := logspace.LogOdds(c)                       // log((1-c)/c) > 0
 	q := 1 - c
 	lb := make([]float64, n+1) // log Binomial(n, c) pmf
 	for j := range lb {

@@ -32,17 +32,9 @@ func Renyi(alpha, p float64) float64 {
 		panic(badP)
 	}
 	checkAlpha(alpha)
-	return renyiLogit(alpha, logit(p))
+	return renyiLogit(alpha, logspace.LogOdds(p))
 }
 
-// logit returns D = log((1-p)/p) >= 0 for p in (0, 1/2], accurately near
-// 1/2 where 1-2p is exact (Sterbenz) and log1p keeps the small result.
-func logit(p float64) float64 {
-	if p > 0.25 {
-		return math.Log1p((1 - 2*p) / p)
-	}
-	return math.Log1p(-p) - math.Log(p)
-}
 
 // renyiLogit returns r_alpha as a function of D = log((1-p)/p) >= 0.
 //
