@@ -34,7 +34,6 @@ func UpperBound(d, k int, c, alpha, eps float64) Upper {
 	return Upper{PostProcessing: eps, Asymptote: floatbits.Up(a, 16)}
 }
 
-
 // Lower returns the lower bound of Theorem 4 (eqs. 5 and 7): the amplified
 // divergence R_alpha(B_k(P), B_k(Q)) of the pair
 //
@@ -75,7 +74,7 @@ func Lower(d, k int, c, alpha, eps float64) float64 {
 func pairDivergence(n int, c, alpha, D float64) float64 {
 	logp, log1mp := -logspace.Softplus(D), -logspace.Softplus(-D)
 	logTanh := math.Log(math.Tanh(D / 2)) // log(1-2p)
-	lam := logspace.LogOdds(c)                       // log((1-c)/c) > 0
+	lam := logspace.LogOdds(c)            // log((1-c)/c) > 0
 	q := 1 - c
 	lb := make([]float64, n+1) // log Binomial(n, c) pmf
 	for j := range lb {

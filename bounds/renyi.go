@@ -35,7 +35,6 @@ func Renyi(alpha, p float64) float64 {
 	return renyiLogit(alpha, logspace.LogOdds(p))
 }
 
-
 // renyiLogit returns r_alpha as a function of D = log((1-p)/p) >= 0.
 //
 // With A = (2 alpha - 1) D/2 and B = D/2 the sum inside the log is
