@@ -20,6 +20,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"time"
 
 	"github.com/bernamp/bernamp/bounds"
@@ -70,6 +71,7 @@ const (
 // Result is the answer at one point. All values are in nats.
 type Result struct {
 	Params
+	Ranges           []bounds.Range // per-coordinate ranges (PostRanges, BoundsRanges); nil for [C, 1-C]^D
 	LB               float64 // Theorem 4 lower bound (a lower bound on Post)
 	UB               float64 // min(UBPostProcessing, UBAsymptote) (an upper bound on Post)
 	UBPostProcessing float64 // eps
@@ -101,7 +103,7 @@ type Certificate struct {
 
 // Witness is an explicit feasible pair (P, Q) of corner distributions.
 type Witness struct {
-	Corners []string  // support, as bit strings: bit l = 0 means theta_l = c
+	Corners []string  // support, as bit strings: bit l = 0 means theta_l = c (Lo_l with ranges)
 	P, Q    []float64 // masses on Corners
 	Value   float64   // R_alpha(B_k(P) || B_k(Q)), recomputed from P and Q
 	DivPQ   float64   // R_alpha(P || Q) <= eps
@@ -273,4 +275,85 @@ func certify(ctx context.Context, p Params, s *Settings, tol float64, workers in
 		r.Status = StatusCertified
 	}
 	return nil
+}
+
+// BoundsRanges returns the closed-form bounds for theta_l in [ranges[l].Lo,
+// ranges[l].Hi]: Post = LB, PostUpper = UB and Status "bounds".
+func BoundsRanges(ranges []bounds.Range, k int, alpha, eps float64) (Result, error) {
+	return PostRanges(context.Background(), ranges, k, alpha, eps, &Settings{BoundsOnly: true})
+}
+
+// PostRanges is Post for per-coordinate ranges, theta_l in [ranges[l].Lo,
+// ranges[l].Hi], which the paper's Lemma 1 allows (corners become {Lo_l,
+// Hi_l}). LB is the Theorem 4 pair on the best antipodal corners
+// (bounds.RangeLower), UB = min(eps, k sum_l max R_alpha between the coins
+// of Lo_l and Hi_l) (bounds.RangeUpperBound); Post is the best verified
+// witness of solver.MaximizeRanges, and PostUpper is UB: no certificate is
+// available for asymmetric ranges, so Status is "certified" only where UB
+// is within Tol of the witness. Where the search is too large
+// (solver.MaxRangeDim, solver.MaxRangeWork) the result keeps the closed
+// forms with Status "bounds". Result.Params has D = len(ranges) and C = 0.
+//
+// The paper's conjecture Post = LB concerns [c, 1-c]^d; for asymmetric
+// ranges the Theorem 4 pair is not always optimal, so Conjecture is empty
+// and Excess = Post - LB says by how much the witness beats it.
+func PostRanges(ctx context.Context, ranges []bounds.Range, k int, alpha, eps float64, s *Settings) (Result, error) {
+	for _, err := range []error{bounds.CheckRanges(ranges), check.K(k), check.Alpha(alpha), check.Eps(eps)} {
+		if err != nil {
+			return Result{}, fmt.Errorf("bernamp.PostRanges: %w", err)
+		}
+	}
+	tol := s.tol()
+	if !(tol > 0) || math.IsInf(tol, 1) {
+		return Result{}, fmt.Errorf("bernamp.PostRanges: tol is %v, must be > 0 and finite", tol)
+	}
+	start := time.Now()
+	u, err := bounds.RangeUpperBound(ranges, k, alpha, eps)
+	if err != nil {
+		return Result{}, fmt.Errorf("bernamp.PostRanges: %w", err)
+	}
+	lb, _, err := bounds.RangeLower(ranges, k, alpha, eps)
+	if err != nil {
+		return Result{}, fmt.Errorf("bernamp.PostRanges: %w", err)
+	}
+	r := Result{
+		Params:           Params{D: len(ranges), K: k, Alpha: alpha, Eps: eps},
+		Ranges:           slices.Clone(ranges),
+		LB:               lb,
+		UB:               u.Value(),
+		UBPostProcessing: u.PostProcessing,
+		UBAsymptote:      u.Asymptote,
+		Method:           solver.MethodClosedForm,
+	}
+	r.Post, r.PostUpper, r.Status = r.LB, r.UB, StatusBounds
+	if s == nil {
+		s = &Settings{}
+	}
+	if !s.BoundsOnly {
+		if s.Timeout > 0 {
+			var cancel context.CancelFunc
+			ctx, cancel = context.WithTimeout(ctx, s.Timeout)
+			defer cancel()
+		}
+		sr, rec, err := solver.MaximizeRanges(ctx, ranges, k, alpha, eps, s.Workers, &solver.Settings{Tol: tol})
+		switch {
+		case errors.Is(err, solver.ErrInput):
+			// The input is valid (checked above): the search is too large.
+		case err != nil:
+			return Result{}, fmt.Errorf("bernamp.PostRanges: %w", err)
+		default:
+			r.Post = math.Max(sr.Lower, r.LB)
+			r.PostUpper = math.Min(sr.Upper, r.UB)
+			r.Status = sr.Status.String()
+			r.Method = sr.Method
+			r.Witness = &Witness{Corners: sr.Corners, P: sr.P, Q: sr.Q, Value: sr.Lower, DivPQ: sr.DivPQ, DivQP: sr.DivQP}
+			r.Search = &Search{Complete: rec.Complete, Evals: sr.Stats.Evals, Configs: rec.Configs, Searched: rec.Searched, Deep: rec.Deep, Pruned: rec.Pruned}
+		}
+	}
+	if r.UB-r.Post <= tol {
+		r.Status = StatusCertified
+	}
+	r.Excess = r.Post - r.LB
+	r.Seconds = time.Since(start).Seconds()
+	return r, nil
 }

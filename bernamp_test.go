@@ -4,6 +4,8 @@ import (
 	"context"
 	"math"
 	"testing"
+
+	"github.com/bernamp/bernamp/bounds"
 )
 
 func TestPostValidates(t *testing.T) {
@@ -91,4 +93,56 @@ func TestPostCertifies(t *testing.T) {
 			t.Errorf("%+v without certificate: status %s, post_upper %v, ub %v", p, r.Status, r.PostUpper, r.UB)
 		}
 	}
+}
+
+// TestPostRanges checks per-coordinate ranges: [c, 1-c] ranges give Post's
+// answers, an asymmetric range gives a verified witness above the Theorem 4
+// pair (solver/ranges_test.go checks that value by brute force), and a
+// search too large keeps the closed forms.
+func TestPostRanges(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	for _, p := range []Params{{D: 1, K: 2, C: 0.1, Alpha: 5, Eps: 1}, {D: 2, K: 1, C: 0.3, Alpha: 50, Eps: 2}} {
+		want, err := Post(ctx, p, &Settings{NoCertify: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := PostRanges(ctx, bounds.Symmetric(p.D, p.C), p.K, p.Alpha, p.Eps, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !near(got.LB, want.LB, 1e-12) || !near(got.UB, want.UB, 1e-12) || !near(got.Post, want.Post, 1e-9) {
+			t.Errorf("%+v: ranges give lb %v ub %v post %v, Post gives %v %v %v", p, got.LB, got.UB, got.Post, want.LB, want.UB, want.Post)
+		}
+		if got.D != p.D || got.C != 0 || len(got.Ranges) != p.D || got.Conjecture != "" {
+			t.Errorf("%+v: result params %+v ranges %v conjecture %q", p, got.Params, got.Ranges, got.Conjecture)
+		}
+	}
+
+	r, err := PostRanges(ctx, []bounds.Range{{Lo: 0.05, Hi: 0.5}}, 1, 2, 0.3, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !(r.LB <= r.Post && r.Post <= r.PostUpper && r.PostUpper <= r.UB) || r.Excess < 1e-4 || r.Status != StatusWitness {
+		t.Errorf("asymmetric range: lb %v post %v post_upper %v ub %v excess %v status %s", r.LB, r.Post, r.PostUpper, r.UB, r.Excess, r.Status)
+	}
+	if w := r.Witness; w == nil || !near(w.Value, r.Post, 0) || w.DivPQ > 0.3*(1+1e-12) || w.DivQP > 0.3*(1+1e-12) {
+		t.Errorf("asymmetric range: witness %+v", r.Witness)
+	}
+
+	big := bounds.Symmetric(6, 0.1)
+	r, err = PostRanges(ctx, big, 1, 5, 1, nil)
+	if err != nil || r.Status != StatusBounds || r.Post != r.LB || r.PostUpper != r.UB || r.Witness != nil {
+		t.Errorf("d = 6: %+v, %v; want the closed forms", r, err)
+	}
+	for _, ranges := range [][]bounds.Range{nil, {{Lo: 0.5, Hi: 0.5}}, {{Lo: 0, Hi: 0.5}}, {{Lo: 0.2, Hi: 1}}} {
+		if _, err := PostRanges(ctx, ranges, 1, 5, 1, nil); err == nil {
+			t.Errorf("ranges %v: no error", ranges)
+		}
+	}
+}
+
+// near reports whether a and b agree within rel relative.
+func near(a, b, rel float64) bool {
+	return math.Abs(a-b) <= rel*math.Max(math.Abs(a), math.Abs(b))
 }

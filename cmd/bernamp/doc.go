@@ -35,6 +35,14 @@
 //	--alpha  Rényi order, > 1 and finite (default 5)
 //	--eps    RDP level of the mechanism in nats, >= 0 and finite (default 1)
 //
+// Per-coordinate ranges (bounds and post): --range lo:hi,lo:hi,... gives
+// theta_l in [lo_l, hi_l], 0 < lo < hi < 1, one range per coordinate, in
+// place of --d and --c (not with --resume or --shard). The CSV column c is
+// then "ranges", lo:hi;lo:hi;... For asymmetric ranges the Theorem 4 pair
+// (lb) is not always optimal; post is the best verified witness of a search
+// over supports of at most 4 corners (d <= 5), and post_upper the closed
+// form min(eps, k sum_l max R_alpha(lo_l, hi_l)): no certificate exists yet.
+//
 // Other flags:
 //
 //	--format csv|json|table  output format (default table when stdout is a

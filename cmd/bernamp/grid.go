@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/bernamp/bernamp"
+	"github.com/bernamp/bernamp/bounds"
 	"github.com/bernamp/bernamp/check"
 )
 
@@ -200,7 +201,8 @@ type gridFlags struct {
 type grid struct {
 	d, k          []int
 	c, alpha, eps []float64
-	n             int // number of points
+	n             int            // number of points
+	ranges        []bounds.Range // --range: per-coordinate ranges; d and c are then len(ranges) and 0
 }
 
 // at returns point i of the grid, 0 <= i < g.n.
@@ -273,4 +275,28 @@ func newGrid(f gridFlags, force bool) (*grid, error) {
 	}
 	g.n = int(size)
 	return g, nil
+}
+
+// parseRanges parses --range lo:hi,lo:hi,...: one range per coordinate.
+func parseRanges(s string) ([]bounds.Range, error) {
+	var rs []bounds.Range
+	for l, f := range strings.Split(s, ",") {
+		lo, hi, ok := strings.Cut(strings.TrimSpace(f), ":")
+		if !ok {
+			return nil, usagef("--range: coordinate %d: %q must be lo:hi", l+1, f)
+		}
+		var r bounds.Range
+		var err error
+		if r.Lo, err = parseFloat(lo); err != nil {
+			return nil, usagef("--range: coordinate %d: %v", l+1, err)
+		}
+		if r.Hi, err = parseFloat(hi); err != nil {
+			return nil, usagef("--range: coordinate %d: %v", l+1, err)
+		}
+		rs = append(rs, r)
+	}
+	if err := bounds.CheckRanges(rs); err != nil {
+		return nil, usagef("--range: %v", err)
+	}
+	return rs, nil
 }

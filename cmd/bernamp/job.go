@@ -172,7 +172,7 @@ func (j *job) run(ctx context.Context, stdout, stderr io.Writer, seen func(*reco
 	var w rowWriter
 	if resumed != nil && resumed.header {
 		w = csvWriterNoHeader(out)
-	} else if w, err = newRowWriter(j.o.format, out); err != nil {
+	} else if w, err = newRowWriter(j.o.format, out, j.g.ranges != nil); err != nil {
 		return err
 	}
 
@@ -187,9 +187,14 @@ func (j *job) run(ctx context.Context, stdout, stderr io.Writer, seen func(*reco
 			res bernamp.Result
 			err error
 		)
-		if j.settings == nil {
+		switch {
+		case j.g.ranges != nil && j.settings == nil:
+			res, err = bernamp.BoundsRanges(j.g.ranges, p.K, p.Alpha, p.Eps)
+		case j.g.ranges != nil:
+			res, err = bernamp.PostRanges(ctx, j.g.ranges, p.K, p.Alpha, p.Eps, j.settings)
+		case j.settings == nil:
 			res, err = bernamp.Bounds(p)
-		} else {
+		default:
 			res, err = bernamp.Post(ctx, p, j.settings)
 		}
 		if err != nil {

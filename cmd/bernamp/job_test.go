@@ -5,10 +5,12 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"reflect"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -425,6 +427,47 @@ func TestDemoPresets(t *testing.T) {
 	} {
 		if code, _, stderr := runArgs(t, args...); code != 2 || strings.Count(stderr, "\n") != 1 {
 			t.Errorf("%v: exit %d, stderr %q; want 2 and one line", args, code, stderr)
+		}
+	}
+}
+
+// TestRangeFlag checks --range: the ranges column, the same answers as --c
+// for [c, 1-c] ranges, and its errors.
+func TestRangeFlag(t *testing.T) {
+	t.Parallel()
+	code, got, stderr := runArgs(t, "post", "--range", "0.1:0.9,0.1:0.9", "--eps", "0.5,2", "--no-timing")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	_, want, _ := runArgs(t, "post", "--d", "2", "--c", "0.1", "--eps", "0.5,2", "--no-timing", "--certify=false")
+	if !strings.HasPrefix(got, strings.Join(rangesHeader, ",")+"\n") || rangesHeader[2] != "ranges" {
+		t.Errorf("header of %q", got)
+	}
+	g, w := readCSV(t, strings.Replace(got, "ranges", "c", 1)), readCSV(t, want)
+	for i := range g {
+		if g[i][2] != "0.1:0.9;0.1:0.9" {
+			t.Errorf("row %d: ranges %q", i, g[i][2])
+		}
+		for _, col := range []int{5, 6, 7} { // lb, ub, post: 1 - 0.9 is not 0.1 exactly
+			a, _ := strconv.ParseFloat(g[i][col], 64)
+			b, _ := strconv.ParseFloat(w[i][col], 64)
+			if math.Abs(a-b) > 1e-9*b {
+				t.Errorf("row %d column %s: %v with --range, %v with --c", i, header[col], a, b)
+			}
+		}
+	}
+	for _, args := range [][]string{
+		{"post", "--range", "0.1:0.9", "--d", "2"},
+		{"post", "--range", "0.1:0.9", "--c", "0.2"},
+		{"post", "--range", "0.1:0.9", "--out", "x.csv", "--resume"},
+		{"bounds", "--range", "0.1:0.9", "--shard", "0/2"},
+		{"post", "--range", "0.5:0.4"},
+		{"post", "--range", "0:0.5"},
+		{"post", "--range", "0.1"},
+		{"post", "--range", "0.1:x"},
+	} {
+		if code, _, stderr := runArgs(t, args...); code != 2 || !strings.HasPrefix(stderr, "bernamp: --range: ") {
+			t.Errorf("%v: exit %d, stderr %q", args, code, stderr)
 		}
 	}
 }

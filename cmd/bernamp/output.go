@@ -6,29 +6,37 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"strconv"
+	"strings"
 	"text/tabwriter"
 
 	"github.com/bernamp/bernamp"
+	"github.com/bernamp/bernamp/bounds"
 )
 
 // header is the CSV header, in column order.
 var header = []string{"d", "k", "c", "alpha", "eps", "lb", "ub", "post", "post_upper", "status", "seconds"}
 
+// rangesHeader is the CSV header of a run with --range: the ranges
+// lo:hi;lo:hi;... replace c.
+var rangesHeader = append(slices.Clone(header[:2]), append([]string{"ranges"}, header[3:]...)...)
+
 // record is one output row. The fields up to Seconds are the CSV columns,
 // in order; JSON output has them all. Values are in nats.
 type record struct {
-	D         int     `json:"d"`          // dimension of theta
-	K         int     `json:"k"`          // Bernoulli samples released
-	C         float64 `json:"c"`          // theta in [c, 1-c]^d
-	Alpha     float64 `json:"alpha"`      // Rényi order
-	Eps       float64 `json:"eps"`        // RDP level of the mechanism
-	LB        float64 `json:"lb"`         // Theorem 4 lower bound on Post
-	UB        float64 `json:"ub"`         // min(ub_post_processing, ub_asymptote)
-	Post      float64 `json:"post"`       // verified value of the witness: Post >= post
-	PostUpper float64 `json:"post_upper"` // proved upper bound: Post <= post_upper
-	Status    string  `json:"status"`     // certified, witness or bounds
-	Seconds   float64 `json:"seconds"`    // wall time, rounded to 1e-4 s; 0 with --no-timing
+	D         int     `json:"d"`                // dimension of theta
+	K         int     `json:"k"`                // Bernoulli samples released
+	C         float64 `json:"c"`                // theta in [c, 1-c]^d
+	Alpha     float64 `json:"alpha"`            // Rényi order
+	Eps       float64 `json:"eps"`              // RDP level of the mechanism
+	LB        float64 `json:"lb"`               // Theorem 4 lower bound on Post
+	UB        float64 `json:"ub"`               // min(ub_post_processing, ub_asymptote)
+	Post      float64 `json:"post"`             // verified value of the witness: Post >= post
+	PostUpper float64 `json:"post_upper"`       // proved upper bound: Post <= post_upper
+	Status    string  `json:"status"`           // certified, witness or bounds
+	Seconds   float64 `json:"seconds"`          // wall time, rounded to 1e-4 s; 0 with --no-timing
+	Ranges    string  `json:"ranges,omitempty"` // with --range: lo:hi;lo:hi;... in place of c (0)
 
 	UBPostProcessing float64        `json:"ub_post_processing"` // eps
 	UBAsymptote      float64        `json:"ub_asymptote"`       // d k r_alpha(c), rounded up
@@ -91,6 +99,9 @@ func newRecord(r bernamp.Result, timing bool) *record {
 	if timing {
 		rec.Seconds = math.Round(r.Seconds*1e4) / 1e4
 	}
+	if r.Ranges != nil {
+		rec.Ranges = formatRanges(r.Ranges)
+	}
 	if w := r.Witness; w != nil {
 		rec.Witness = &witnessRecord{Corners: w.Corners, P: w.P, Q: w.Q, Value: w.Value, DivPQ: w.DivPQ, DivQP: w.DivQP}
 	}
@@ -112,7 +123,11 @@ func fmtFloat(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
 
 // point names the grid point of the row.
 func (r *record) point() string {
-	return pointString(bernamp.Params{D: r.D, K: r.K, C: r.C, Alpha: r.Alpha, Eps: r.Eps})
+	s := pointString(bernamp.Params{D: r.D, K: r.K, C: r.C, Alpha: r.Alpha, Eps: r.Eps})
+	if r.Ranges != "" {
+		s = strings.Replace(s, "c=0", "ranges="+r.Ranges, 1)
+	}
+	return s
 }
 
 func pointString(p bernamp.Params) string {
@@ -154,12 +169,26 @@ func (r *record) finite() error {
 	return nil
 }
 
-// csvFields returns the CSV columns of r, in header order.
+// csvFields returns the CSV columns of r, in header order (rangesHeader
+// order for a record with ranges).
 func (r *record) csvFields() []string {
-	return append(pointFields(bernamp.Params{D: r.D, K: r.K, C: r.C, Alpha: r.Alpha, Eps: r.Eps}),
+	f := append(pointFields(bernamp.Params{D: r.D, K: r.K, C: r.C, Alpha: r.Alpha, Eps: r.Eps}),
 		fmtFloat(r.LB), fmtFloat(r.UB), fmtFloat(r.Post), fmtFloat(r.PostUpper),
 		r.Status, strconv.FormatFloat(r.Seconds, 'f', 4, 64),
 	)
+	if r.Ranges != "" {
+		f[2] = r.Ranges
+	}
+	return f
+}
+
+// formatRanges writes ranges as lo:hi;lo:hi;..., shortest decimals.
+func formatRanges(ranges []bounds.Range) string {
+	parts := make([]string, len(ranges))
+	for l, r := range ranges {
+		parts[l] = fmtFloat(r.Lo) + ":" + fmtFloat(r.Hi)
+	}
+	return strings.Join(parts, ";")
 }
 
 // pointFields returns the CSV columns d,k,c,alpha,eps of p.
@@ -214,12 +243,17 @@ type rowWriter interface {
 	close() error
 }
 
-// newRowWriter writes the header of the format and returns its writer.
-func newRowWriter(format string, w io.Writer) (rowWriter, error) {
+// newRowWriter writes the header of the format and returns its writer; with
+// ranges, the column c holds the ranges.
+func newRowWriter(format string, w io.Writer, ranges bool) (rowWriter, error) {
+	hdr, c := header, "c"
+	if ranges {
+		hdr, c = rangesHeader, "ranges"
+	}
 	switch format {
 	case "csv":
 		cw := csv.NewWriter(w)
-		cw.Write(header)
+		cw.Write(hdr)
 		cw.Flush()
 		return csvWriter{cw}, cw.Error()
 	case "json":
@@ -227,7 +261,7 @@ func newRowWriter(format string, w io.Writer) (rowWriter, error) {
 		return &jsonWriter{w: w}, err
 	case "table":
 		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-		_, err := io.WriteString(tw, "d\tk\tc\talpha\teps\tlb\tub\tpost\tpost_upper\tstatus\tconjecture\tseconds\n")
+		_, err := io.WriteString(tw, "d\tk\t"+c+"\talpha\teps\tlb\tub\tpost\tpost_upper\tstatus\tconjecture\tseconds\n")
 		return tableWriter{tw}, err
 	}
 	panic("bernamp: unknown format " + format) // formats are validated first
@@ -271,8 +305,12 @@ func (w *jsonWriter) close() error {
 type tableWriter struct{ tw *tabwriter.Writer }
 
 func (w tableWriter) write(r *record) error {
-	_, err := fmt.Fprintf(w.tw, "%d\t%d\t%.10g\t%.10g\t%.10g\t%.10g\t%.10g\t%.10g\t%.10g\t%s\t%s\t%.4f\n",
-		r.D, r.K, r.C, r.Alpha, r.Eps, r.LB, r.UB, r.Post, r.PostUpper, r.Status, r.Conjecture, r.Seconds)
+	c := strconv.FormatFloat(r.C, 'g', 10, 64)
+	if r.Ranges != "" {
+		c = r.Ranges
+	}
+	_, err := fmt.Fprintf(w.tw, "%d\t%d\t%s\t%.10g\t%.10g\t%.10g\t%.10g\t%.10g\t%.10g\t%s\t%s\t%.4f\n",
+		r.D, r.K, c, r.Alpha, r.Eps, r.LB, r.UB, r.Post, r.PostUpper, r.Status, r.Conjecture, r.Seconds)
 	return err
 }
 

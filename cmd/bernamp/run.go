@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/bernamp/bernamp"
+	"github.com/bernamp/bernamp/bounds"
 	"github.com/bernamp/bernamp/solver"
 )
 
@@ -230,12 +231,32 @@ func runGrid(ctx context.Context, cmd string, args []string, stdout, stderr io.W
 	}
 	var o options
 	fs := newFlagSet(cmd, &o, groups)
+	var ranges string
+	fs.StringVar(&ranges, "range", "", "per-coordinate ranges lo:hi,lo:hi,... (0 < lo < hi < 1), one per coordinate, instead of --d and --c")
 	if err := parseFlags(fs, args, stdout); err != nil {
 		return err
+	}
+	var rs []bounds.Range
+	if ranges != "" {
+		var err error
+		if rs, err = parseRanges(ranges); err != nil {
+			return err
+		}
+		set := map[string]bool{}
+		fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+		for _, name := range []string{"d", "c", "resume", "shard", "method"} {
+			if set[name] {
+				return usagef("--range: does not go with --%s", name)
+			}
+		}
+		o.grid.d, o.grid.c = "1", "0.1" // placeholders, replaced below
 	}
 	g, err := newGrid(o.grid, o.force)
 	if err != nil {
 		return err
+	}
+	if rs != nil {
+		g.ranges, g.d, g.c = rs, []int{len(rs)}, []float64{0}
 	}
 	j, err := newJob(cmd, g, &o, groups, term)
 	if err != nil {
