@@ -1,17 +1,17 @@
 package bounds
 
 import (
-	"encoding/csv"
 	"errors"
 	"fmt"
 	"log"
 	"math"
 	"math/big"
 	"math/rand/v2"
-	"os"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/bernamp/bernamp/internal/testref"
 
 	"gonum.org/v1/gonum/floats/scalar"
 )
@@ -198,15 +198,7 @@ type rangeRef struct {
 // brute force over outputs; testdata/ref/README_ranges.md).
 func readRangeRef(t *testing.T) []rangeRef {
 	t.Helper()
-	f, err := os.Open("../testdata/ref/ranges.csv")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	recs, err := csv.NewReader(f).ReadAll()
-	if err != nil {
-		t.Fatal(err)
-	}
+	recs := testref.Records(t, "../testdata/ref/ranges.csv")
 	if len(recs) < 21 {
 		t.Fatalf("ranges.csv: %d rows", len(recs)-1)
 	}
@@ -217,6 +209,7 @@ func readRangeRef(t *testing.T) []rangeRef {
 			if i == 3 {
 				continue
 			}
+			var err error
 			if v[i], err = strconv.ParseFloat(s, 64); err != nil {
 				t.Fatal(err)
 			}

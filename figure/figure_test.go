@@ -2,7 +2,6 @@ package figure
 
 import (
 	"bytes"
-	"encoding/csv"
 	"encoding/xml"
 	"errors"
 	"image/png"
@@ -13,6 +12,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/bernamp/bernamp/internal/testref"
 
 	"gonum.org/v1/plot/vg"
 )
@@ -35,15 +36,7 @@ type csvRow struct {
 // loadCSV parses path by column name with encoding/csv and strconv.
 func loadCSV(t *testing.T, path string) []csvRow {
 	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	recs, err := csv.NewReader(f).ReadAll()
-	if err != nil {
-		t.Fatal(err)
-	}
+	recs := testref.Records(t, path)
 	col := make(map[string]int)
 	for i, name := range recs[0] {
 		col[name] = i

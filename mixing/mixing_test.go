@@ -1,13 +1,13 @@
 package mixing
 
 import (
-	"encoding/csv"
 	"math"
 	"math/rand/v2"
-	"os"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/bernamp/bernamp/internal/testref"
 
 	"github.com/bernamp/bernamp"
 	"github.com/bernamp/bernamp/rdp"
@@ -22,15 +22,7 @@ func tolFor(n int) float64 { return 1e-12 + float64(5*(n+8))*0x1p-52 }
 
 func readRecords(t *testing.T, name string, minRows int) [][]string {
 	t.Helper()
-	f, err := os.Open("../testdata/ref/" + name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	recs, err := csv.NewReader(f).ReadAll()
-	if err != nil {
-		t.Fatal(err)
-	}
+	recs := testref.Records(t, "../testdata/ref/"+name)
 	if len(recs) < minRows+1 {
 		t.Fatalf("%s: %d rows, want at least %d", name, len(recs)-1, minRows)
 	}

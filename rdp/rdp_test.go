@@ -1,12 +1,12 @@
 package rdp
 
 import (
-	"encoding/csv"
 	"math"
-	"os"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/bernamp/bernamp/internal/testref"
 )
 
 // relTol is the accuracy asked of every curve value and conversion: each
@@ -18,15 +18,7 @@ const relTol = 1e-12
 // dropped.
 func readRecords(t *testing.T, name string, minRows int) [][]string {
 	t.Helper()
-	f, err := os.Open("../testdata/ref/" + name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	recs, err := csv.NewReader(f).ReadAll()
-	if err != nil {
-		t.Fatal(err)
-	}
+	recs := testref.Records(t, "../testdata/ref/"+name)
 	if len(recs) < minRows+1 {
 		t.Fatalf("%s: %d rows, want at least %d", name, len(recs)-1, minRows)
 	}

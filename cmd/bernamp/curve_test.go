@@ -12,6 +12,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/bernamp/bernamp/internal/testref"
 )
 
 // runCurveArgs runs curve on buffers and returns the exit status run would
@@ -103,15 +105,7 @@ func TestCurveUsageErrors(t *testing.T) {
 // first columns equal key.
 func refValue(t *testing.T, file string, key []string, col int) float64 {
 	t.Helper()
-	f, err := os.Open(filepath.Join("..", "..", "testdata", "ref", file))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	recs, err := csv.NewReader(f).ReadAll()
-	if err != nil {
-		t.Fatal(err)
-	}
+	recs := testref.Records(t, filepath.Join("..", "..", "testdata", "ref", file))
 next:
 	for _, rec := range recs {
 		for i, k := range key {
@@ -198,15 +192,7 @@ func TestCurveCSV(t *testing.T) {
 
 func readCSVFile(t *testing.T, path string) [][]string {
 	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	recs, err := csv.NewReader(f).ReadAll()
-	if err != nil {
-		t.Fatal(err)
-	}
+	recs := testref.Records(t, path)
 	return recs
 }
 

@@ -16,15 +16,7 @@ import (
 // or has fewer than minRows rows.
 func Floats(t testing.TB, path string, cols, minRows int) (rows [][]float64, present [][]bool) {
 	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	recs, err := csv.NewReader(f).ReadAll()
-	if err != nil {
-		t.Fatal(err)
-	}
+	recs := Records(t, path)
 	if len(recs) < minRows+1 {
 		t.Fatalf("%s: %d rows, want at least %d", path, len(recs)-1, minRows)
 	}
@@ -35,6 +27,7 @@ func Floats(t testing.TB, path string, cols, minRows int) (rows [][]float64, pre
 			if rec[i] == "" {
 				continue
 			}
+			var err error
 			if v[i], err = strconv.ParseFloat(rec[i], 64); err != nil {
 				t.Fatalf("%s: %v: %v", path, rec, err)
 			}
@@ -43,4 +36,20 @@ func Floats(t testing.TB, path string, cols, minRows int) (rows [][]float64, pre
 		rows, present = append(rows, v), append(present, ok)
 	}
 	return rows, present
+}
+
+// Records returns every record of the CSV file at path, header included.
+// It fails the test when the file cannot be read or parsed.
+func Records(t testing.TB, path string) [][]string {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	recs, err := csv.NewReader(f).ReadAll()
+	if err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	return recs
 }
