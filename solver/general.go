@@ -110,64 +110,13 @@ func Maximize(ctx context.Context, d, k int, c, alpha, eps float64, workers int,
 			}
 			todo = append(todo, i)
 		}
-		if workers <= 0 {
-			workers = runtime.GOMAXPROCS(0)
-		}
-		// Stage 1: screen every configuration; stage 2: search the most
-		// promising deeply. Both write only their own slots, and the best is
-		// chosen by (value, index), so the result does not depend on workers.
-		type slot struct {
-			f, rise float64
-			x, y    []float64
-			done    bool
-		}
-		slots := make([]slot, len(configs))
-		run := func(list []int, deep bool) {
-			g, gctx := errgroup.WithContext(ctx)
-			g.SetLimit(workers)
-			for _, i := range list {
-				if gctx.Err() != nil {
-					break
-				}
-				g.Go(func() error {
-					if gctx.Err() != nil {
-						return nil
-					}
-					f, rise, x, y := searchConfig(gctx, configs[i], d, k, c, alpha, eps, D, deep, method)
-					if gctx.Err() == nil { // a search cut short does not count
-						if !deep || f > slots[i].f {
-							slots[i] = slot{f, rise, x, y, true}
-						}
-						slots[i].done = true
-					}
-					return nil
-				})
-			}
-			g.Wait()
-		}
-		run(todo, false)
-		for _, i := range todo {
-			if slots[i].done {
-				rec.Searched++
-			}
-		}
-		deep := append([]int(nil), todo...)
-		sort.SliceStable(deep, func(a, b int) bool { return slots[deep[a]].rise > slots[deep[b]].rise })
-		deep = deep[:min(len(deep), max(deepMin, int(deepFrac*float64(len(todo)))))]
-		for _, i := range deep {
-			slots[i].done = false
-		}
-		run(deep, true)
-		for _, i := range deep {
-			if slots[i].done {
-				rec.Deep++
-			}
-		}
-		deepDone = rec.Deep == len(deep)
-		for _, i := range todo {
-			if sl := slots[i]; sl.x != nil && (sl.f > best.logF || sl.f == best.logF && i < best.config) {
-				best = found{sl.f, sl.x, sl.y, i}
-			}
+		slots, searched, deep, done := stagedSearch(ctx, len(configs), todo, workers,
+			func(ctx context.Context, i int, deep bool) (f, rise float64, x, y []float64) {
+				return searchConfig(ctx, configs[i], d, k, c, alpha, eps, D, deep, method)
+			})
+		rec.Searched, rec.Deep, deepDone = searched, deep, done
+		if i := bestSlot(slots, todo); i >= 0 {
+			best = found{slots[i].f, slots[i].x, slots[i].y, i}
 		}
 	}
 	rec.Complete = rec.Searched+rec.Pruned == rec.Configs && deepDone || ub-lb <= tol || eps == 0
@@ -305,4 +254,83 @@ func verifyWitness(cf corner.Config, d, k int, c, alpha, eps float64, x, y []flo
 	}
 	v.value = logF / (alpha - 1)
 	return v, !math.IsNaN(v.value) && !math.IsInf(v.value, 0)
+}
+
+// slot is the best pair one search of stagedSearch found on one support.
+type slot struct {
+	f, rise float64 // log F of the pair, and how far the search raised it
+	x, y    []float64
+	done    bool // the search finished (was not cut short)
+}
+
+// stagedSearch runs the two stages of the configuration search over the
+// indices todo of n supports, on at most workers goroutines (<= 0: GOMAXPROCS):
+// stage 1 screens every index, search(ctx, i, false); stage 2 searches
+// deeply, search(ctx, i, true), the deepFrac of them (at least deepMin)
+// whose screening rose most, keeping the better of the two pairs. Each
+// search writes only its own slot, so the slots do not depend on workers;
+// a search cut short by ctx does not count. It returns the slots (indexed
+// 0..n-1), the numbers of indices screened and searched deeply, and whether
+// stage 2 finished on every index chosen for it.
+func stagedSearch(ctx context.Context, n int, todo []int, workers int,
+	search func(ctx context.Context, i int, deep bool) (f, rise float64, x, y []float64)) (slots []slot, searched, deep int, deepDone bool) {
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	slots = make([]slot, n)
+	run := func(list []int, deep bool) {
+		g, gctx := errgroup.WithContext(ctx)
+		g.SetLimit(workers)
+		for _, i := range list {
+			if gctx.Err() != nil {
+				break
+			}
+			g.Go(func() error {
+				if gctx.Err() != nil {
+					return nil
+				}
+				f, rise, x, y := search(gctx, i, deep)
+				if gctx.Err() == nil { // a search cut short does not count
+					if !deep || f > slots[i].f {
+						slots[i] = slot{f, rise, x, y, true}
+					}
+					slots[i].done = true
+				}
+				return nil
+			})
+		}
+		g.Wait()
+	}
+	run(todo, false)
+	for _, i := range todo {
+		if slots[i].done {
+			searched++
+		}
+	}
+	chosen := append([]int(nil), todo...)
+	sort.SliceStable(chosen, func(a, b int) bool { return slots[chosen[a]].rise > slots[chosen[b]].rise })
+	chosen = chosen[:min(len(chosen), max(deepMin, int(deepFrac*float64(len(todo)))))]
+	for _, i := range chosen {
+		slots[i].done = false
+	}
+	run(chosen, true)
+	for _, i := range chosen {
+		if slots[i].done {
+			deep++
+		}
+	}
+	return slots, searched, deep, deep == len(chosen)
+}
+
+// bestSlot returns the index of todo whose slot holds the largest log F,
+// ties to the smaller index so that it does not depend on workers, or -1
+// when no slot holds a pair.
+func bestSlot(slots []slot, todo []int) int {
+	best, bestF := -1, math.Inf(-1)
+	for _, i := range todo {
+		if sl := slots[i]; sl.x != nil && (sl.f > bestF || sl.f == bestF && i < best) {
+			best, bestF = i, sl.f
+		}
+	}
+	return best
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"runtime"
 	"slices"
 	"sort"
 	"time"
@@ -12,7 +11,6 @@ import (
 	"github.com/bernamp/bernamp/bounds"
 	"github.com/bernamp/bernamp/check"
 	"github.com/bernamp/bernamp/corner"
-	"golang.org/x/sync/errgroup"
 )
 
 // MethodRangeSearch names the witness search of MaximizeRanges; its Upper is
@@ -506,62 +504,15 @@ func (rs *rangeSearch) run(ctx context.Context, target float64, workers int, rec
 		}
 		todo = append(todo, i)
 	}
-	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
-	}
-	type slot struct {
-		f, rise float64
-		x, y    []float64
-		done    bool
-	}
-	slots := make([]slot, len(rs.supports))
-	search := func(list []int, deep bool) {
-		g, gctx := errgroup.WithContext(ctx)
-		g.SetLimit(workers)
-		for _, i := range list {
-			if gctx.Err() != nil {
-				break
-			}
-			g.Go(func() error {
-				if gctx.Err() != nil {
-					return nil
-				}
-				f, rise, x, y := rs.searchSupport(gctx, rs.supports[i], deep)
-				if gctx.Err() == nil { // a search cut short does not count
-					if !deep || f > slots[i].f {
-						slots[i] = slot{f, rise, x, y, true}
-					}
-					slots[i].done = true
-				}
-				return nil
-			})
-		}
-		g.Wait()
-	}
-	search(todo, false)
-	for _, i := range todo {
-		if slots[i].done {
-			rec.Searched++
-		}
-	}
-	deep := append([]int(nil), todo...)
-	sort.SliceStable(deep, func(a, b int) bool { return slots[deep[a]].rise > slots[deep[b]].rise })
-	deep = deep[:min(len(deep), max(deepMin, int(deepFrac*float64(len(todo)))))]
-	for _, i := range deep {
-		slots[i].done = false
-	}
-	search(deep, true)
-	for _, i := range deep {
-		if slots[i].done {
-			rec.Deep++
-		}
-	}
-	rec.Complete = rec.Searched+rec.Pruned == rec.Configs && rec.Deep == len(deep)
+	slots, searched, deep, deepDone := stagedSearch(ctx, len(rs.supports), todo, workers,
+		func(ctx context.Context, i int, deep bool) (f, rise float64, x, y []float64) {
+			return rs.searchSupport(ctx, rs.supports[i], deep)
+		})
+	rec.Searched, rec.Deep = searched, deep
+	rec.Complete = rec.Searched+rec.Pruned == rec.Configs && deepDone
 	best := rangeFound{logF: math.Inf(-1), idx: -1}
-	for _, i := range todo {
-		if sl := slots[i]; sl.x != nil && (sl.f > best.logF || sl.f == best.logF && i < best.idx) {
-			best = rangeFound{sl.f, sl.x, sl.y, rs.supports[i], i}
-		}
+	if i := bestSlot(slots, todo); i >= 0 {
+		best = rangeFound{slots[i].f, slots[i].x, slots[i].y, rs.supports[i], i}
 	}
 	if ctx.Err() != nil {
 		return best
