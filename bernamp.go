@@ -72,17 +72,17 @@ const (
 type Result struct {
 	Params
 	Ranges           []bounds.Range // per-coordinate ranges (PostRanges, BoundsRanges); nil for [C, 1-C]^D
-	LB               float64 // Theorem 4 lower bound (a lower bound on Post)
-	UB               float64 // min(UBPostProcessing, UBAsymptote) (an upper bound on Post)
-	UBPostProcessing float64 // eps
-	UBAsymptote      float64 // d k r_alpha(c), rounded up
-	Theorem2         float64 // Theorem 2 lower bound for K = 1 (<= LB); 0 when K > 1 or vacuous
-	Post             float64 // best verified value: a lower bound on Post, >= LB
-	PostUpper        float64 // best proved upper bound on Post, <= UB
-	Status           string  // StatusCertified, StatusWitness or StatusBounds
-	Excess           float64 // Post - LB: above Tol it refutes the paper's conjecture
-	Conjecture       string  // ConjectureProved, ConjectureOpen or ConjectureRefuted
-	Method           string  // how PostUpper was proved
+	LB               float64        // Theorem 4 lower bound (a lower bound on Post)
+	UB               float64        // min(UBPostProcessing, UBAsymptote) (an upper bound on Post)
+	UBPostProcessing float64        // eps
+	UBAsymptote      float64        // d k r_alpha(c), rounded up
+	Theorem2         float64        // Theorem 2 lower bound for K = 1 (<= LB); 0 when K > 1 or vacuous
+	Post             float64        // best verified value: a lower bound on Post, >= LB
+	PostUpper        float64        // best proved upper bound on Post, <= UB
+	Status           string         // StatusCertified, StatusWitness or StatusBounds
+	Excess           float64        // Post - LB: above Tol it refutes the paper's conjecture
+	Conjecture       string         // ConjectureProved, ConjectureOpen or ConjectureRefuted
+	Method           string         // how PostUpper was proved
 	Witness          *Witness
 	Search           *Search
 	Certificate      *Certificate // the proof behind PostUpper for D >= 2, nil when none was run
