@@ -21,9 +21,9 @@ func benchRun(b *testing.B, args ...string) {
 func BenchmarkFigure1(b *testing.B) {
 	for _, workers := range []int{1, 2} {
 		b.Run(fmt.Sprint("workers=", workers), func(b *testing.B) {
-			out := b.TempDir() + "/fig1.csv"
+			dir := b.TempDir()
 			for b.Loop() {
-				benchRun(b, "demo", "--out", out, "--workers", fmt.Sprint(workers), "--quiet")
+				benchRun(b, "demo", "--out", dir+"/fig1.csv", "--figure", dir+"/fig1.png", "--workers", fmt.Sprint(workers), "--quiet")
 			}
 			b.ReportMetric(750, "points")
 		})

@@ -21,6 +21,7 @@
 //	         post_upper, eps, d k r_alpha(c) against eps) or gaps
 //	curve    amplify an RDP curve order by order, convert it to (eps, delta)
 //	         and compare with the generic bounds of Balle et al. (docs/curve.md)
+//	pure     the exact amplified pure-DP level (alpha = inf), closed form
 //	help     print this text
 //
 // Grid flags (bounds and post). Each takes a comma list such as 1,2,4 or a
@@ -124,6 +125,19 @@
 // rdp_ultra_mixing, thm1_dobrushin, thm1_dobrushin_hs, thm1_doeblin,
 // thm1_ultra_mixing ("none" where a bound proves nothing).
 //
+// pure takes --d, --k, --c and --eps (pure-DP level of the mechanism, nats)
+// as lists or ranges, --method closed (default) or lp (linear programs, d <=
+// 6, k <= 16, each checked against the closed form) and --format csv, json
+// or table, and writes
+//
+//	d,k,c,eps,eps_out,eps_out_lower,eps_out_upper,asymptote,ultra_mixing,method
+//
+// eps_out = log((e^eps rho + 1)/(rho + e^eps)), rho = ((1-c)/c)^(d k), is
+// exact over all of [c, 1-c]^d (package puredp); eps_out_lower and
+// eps_out_upper enclose it (claim eps_out_upper), asymptote is d k
+// log((1-c)/c) rounded up, ultra_mixing the eps' of Balle et al.'s Theorem
+// 1 item (4) at delta = 0 (empty beyond d k = 2^22).
+//
 // Output has one record per grid point, in grid order, written as soon as it
 // is known; the solver starts the points it estimates longest first. The CSV columns are
 //
@@ -154,4 +168,5 @@
 //	bernamp demo --out fig1.csv
 //	bernamp grid --shard 0/4 --out part0.csv testdata/grids/fig2.json
 //	bernamp curve --mechanism gaussian --sigma 2 --c 0.1 --delta 1e-5 --format table
+//	bernamp pure --d 1,2 --k 1,4 --c 0.1 --eps 0.5,1,5 --format table
 package main

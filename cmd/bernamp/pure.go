@@ -1,0 +1,223 @@
+package main
+
+import (
+	"context"
+	"encoding/csv"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"math"
+	"slices"
+	"strconv"
+	"text/tabwriter"
+
+	"github.com/bernamp/bernamp/check"
+	"github.com/bernamp/bernamp/mixing"
+	"github.com/bernamp/bernamp/puredp"
+)
+
+// pureHeader is the CSV header of pure, in column order.
+var pureHeader = []string{"d", "k", "c", "eps", "eps_out", "eps_out_lower", "eps_out_upper", "asymptote", "ultra_mixing", "method"}
+
+// pureRow is one point of pure. Levels are pure-DP levels in nats.
+type pureRow struct {
+	D   int     `json:"d"`
+	K   int     `json:"k"`
+	C   float64 `json:"c"`
+	Eps float64 `json:"eps"` // the mechanism's pure-DP level
+	// EpsOut is the amplified level by the method: the closed form in
+	// float64, or the LP optimum (no proof of either side).
+	EpsOut float64 `json:"eps_out"`
+	// EpsOutLower and EpsOutUpper enclose the exact amplified level (the
+	// closed form with its rounding bounded): claim EpsOutUpper.
+	EpsOutLower float64 `json:"eps_out_lower"`
+	EpsOutUpper float64 `json:"eps_out_upper"`
+	Asymptote   float64 `json:"asymptote"` // d k log((1-c)/c) rounded up: the level whatever eps
+	// UltraMixing is the eps' of Balle et al. (2019), Theorem 1 item (4),
+	// with delta = 0: an upper bound, NaN (empty in CSV) when d k is beyond
+	// mixing.MaxFlips.
+	UltraMixing float64 `json:"ultra_mixing"`
+	Method      string  `json:"method"` // closed or lp
+}
+
+func (r *pureRow) csvFields() []string {
+	um := ""
+	if !math.IsNaN(r.UltraMixing) {
+		um = fmtFloat(r.UltraMixing)
+	}
+	return []string{strconv.Itoa(r.D), strconv.Itoa(r.K), fmtFloat(r.C), fmtFloat(r.Eps), fmtFloat(r.EpsOut),
+		fmtFloat(r.EpsOutLower), fmtFloat(r.EpsOutUpper), fmtFloat(r.Asymptote), um, r.Method}
+}
+
+// MarshalJSON writes a missing ultra_mixing as null (JSON has no NaN).
+func (r *pureRow) MarshalJSON() ([]byte, error) {
+	type plain pureRow
+	var um *float64
+	if !math.IsNaN(r.UltraMixing) {
+		um = &r.UltraMixing
+	}
+	return json.Marshal(struct {
+		*plain
+		UltraMixing *float64 `json:"ultra_mixing"`
+	}{(*plain)(r), um})
+}
+
+// pureLPTol is the largest relative difference allowed between the LP
+// optimum and the closed form (the LP's accuracy, measured at 1e-11).
+const pureLPTol = 1e-9
+
+// crossCheck returns the first violated inequality, or "": lower <=
+// eps_out <= upper (closed) or |eps_out - closed| <= pureLPTol relative
+// (lp), upper <= min(eps, asymptote) up to its rounding, and the
+// comparator (a proved upper bound) not below the exact lower end.
+func (r *pureRow) crossCheck() string {
+	switch {
+	case r.Method == "closed" && !(r.EpsOutLower <= r.EpsOut && r.EpsOut <= r.EpsOutUpper):
+		return fmt.Sprintf("eps_out %v outside [%v, %v]", r.EpsOut, r.EpsOutLower, r.EpsOutUpper)
+	case r.Method == "lp" && !(math.Abs(r.EpsOut-r.EpsOutUpper) <= pureLPTol*r.EpsOutUpper):
+		return fmt.Sprintf("the LP gives %v, the closed form %v", r.EpsOut, r.EpsOutUpper)
+	case r.EpsOutLower > math.Min(r.Eps, r.Asymptote):
+		return fmt.Sprintf("eps_out_lower %v > min(eps, asymptote) = %v", r.EpsOutLower, math.Min(r.Eps, r.Asymptote))
+	case r.UltraMixing < r.EpsOutLower:
+		return fmt.Sprintf("ultra_mixing %v < eps_out_lower %v", r.UltraMixing, r.EpsOutLower)
+	}
+	return ""
+}
+
+// runPure prints the exact amplified pure-DP level (alpha = inf) of each
+// point of the grid of --d, --k, --c and --eps.
+func runPure(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("pure", flag.ContinueOnError)
+	dFlag := fs.String("d", "1", "dimension of theta: list or range of integers >= 1")
+	kFlag := fs.String("k", "1", "Bernoulli samples released: list or range of integers >= 1")
+	cFlag := fs.String("c", "0.1", "range constant: list or range in (0, 0.5)")
+	epsFlag := fs.String("eps", "1", "pure-DP level of the mechanism in nats: list or range, >= 0")
+	method := fs.String("method", "closed", "closed (the closed form) or lp (linear programs, d <= 6, k <= 16, checked against the closed form)")
+	format := fs.String("format", "csv", "csv, json or table")
+	if err := parseFlags(fs, args, stdout); err != nil {
+		return err
+	}
+	ds, err := parseInts(*dFlag)
+	if err != nil {
+		return usagef("--d: %v", err)
+	}
+	ks, err := parseInts(*kFlag)
+	if err != nil {
+		return usagef("--k: %v", err)
+	}
+	cs, err := parseFloats(*cFlag)
+	if err != nil {
+		return usagef("--c: %v", err)
+	}
+	epss, err := parseFloats(*epsFlag)
+	if err != nil {
+		return usagef("--eps: %v", err)
+	}
+	for _, d := range ds {
+		if err := check.D(d); err != nil {
+			return usagef("--d: %v", err)
+		}
+	}
+	for _, k := range ks {
+		if err := check.K(k); err != nil {
+			return usagef("--k: %v", err)
+		}
+	}
+	for _, c := range cs {
+		if err := check.C(c); err != nil {
+			return usagef("--c: %v", err)
+		}
+	}
+	for _, eps := range epss {
+		if !(eps >= 0) || math.IsInf(eps, 1) {
+			return usagef("--eps: eps is %v, must be >= 0 and finite", eps)
+		}
+	}
+	switch *method {
+	case "closed":
+	case "lp":
+		if slices.Max(ds) > puredp.MaxLPD || slices.Max(ks) > puredp.MaxLPK {
+			return usagef("--method: lp needs d <= %d and k <= %d", puredp.MaxLPD, puredp.MaxLPK)
+		}
+	default:
+		return usagef("--method: method is %q, must be closed or lp", *method)
+	}
+	switch *format {
+	case "csv", "json", "table":
+	default:
+		return usagef("--format: format is %q, must be csv, json or table", *format)
+	}
+
+	var rows []*pureRow
+	failed := 0
+	for _, d := range ds {
+		for _, k := range ks {
+			for _, c := range cs {
+				asym, err := puredp.Asymptote(d, k, c)
+				if err != nil {
+					return err
+				}
+				mb, merr := mixing.New(mixing.Kernel{D: d, K: k, C: c})
+				for _, eps := range epss {
+					if err := ctx.Err(); err != nil {
+						return err
+					}
+					l, err := puredp.Amplify(d, k, c, eps)
+					if err != nil {
+						return err
+					}
+					r := &pureRow{D: d, K: k, C: c, Eps: eps, EpsOut: l.Eps, EpsOutLower: l.Lower, EpsOutUpper: l.Upper,
+						Asymptote: asym, UltraMixing: math.NaN(), Method: *method}
+					if merr == nil {
+						r.UltraMixing, _ = mb.Theorem1(mixing.UltraMixing, eps, 0)
+					}
+					if *method == "lp" {
+						res, err := puredp.LP(d, k, c, eps)
+						if err != nil {
+							return fmt.Errorf("d=%d k=%d c=%s eps=%s: %w", d, k, fmtFloat(c), fmtFloat(eps), err)
+						}
+						r.EpsOut = res.Eps
+					}
+					if msg := r.crossCheck(); msg != "" {
+						failed++
+						fmt.Fprintf(stderr, "bernamp: cross-check failed at d=%d k=%d c=%s eps=%s: %s\n", d, k, fmtFloat(c), fmtFloat(eps), msg)
+					}
+					rows = append(rows, r)
+				}
+			}
+		}
+	}
+	switch *format {
+	case "csv":
+		w := csv.NewWriter(stdout)
+		w.Write(pureHeader)
+		for _, r := range rows {
+			w.Write(r.csvFields())
+		}
+		w.Flush()
+		if err := w.Error(); err != nil {
+			return err
+		}
+	case "json":
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", " ")
+		if err := enc.Encode(rows); err != nil {
+			return err
+		}
+	case "table":
+		tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
+		fmt.Fprintln(tw, "d\tk\tc\teps\teps_out\teps_out_upper\tasymptote\tultra_mixing\tmethod")
+		for _, r := range rows {
+			fmt.Fprintf(tw, "%d\t%d\t%s\t%s\t%.10g\t%.10g\t%.6g\t%.6g\t%s\n", r.D, r.K, fmtFloat(r.C), fmtFloat(r.Eps),
+				r.EpsOut, r.EpsOutUpper, r.Asymptote, r.UltraMixing, r.Method)
+		}
+		if err := tw.Flush(); err != nil {
+			return err
+		}
+	}
+	if failed > 0 {
+		return fmt.Errorf("%d of %d points failed the cross-check", failed, len(rows))
+	}
+	return nil
+}
