@@ -6,6 +6,8 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"gonum.org/v1/gonum/stat/combin"
+
 	"github.com/bernamp/bernamp"
 )
 
@@ -139,7 +141,7 @@ func (s *interiorSearch) value(theta, lx, ly []float64) float64 {
 	u, v := make([]float64, k+1), make([]float64, k+1)
 	for m := range k + 1 {
 		for i, th := range theta {
-			g := binom(k, m) * math.Pow(th, float64(m)) * math.Pow(1-th, float64(k-m))
+			g := float64(combin.Binomial(k, m)) * math.Pow(th, float64(m)) * math.Pow(1-th, float64(k-m))
 			u[m] += px[i] * g
 			v[m] += py[i] * g
 		}
@@ -173,12 +175,4 @@ func renyi(u, v []float64, alpha float64) float64 {
 		}
 	}
 	return math.Log(s) / (alpha - 1)
-}
-
-func binom(n, k int) float64 {
-	r := 1.0
-	for i := range k {
-		r = r * float64(n-i) / float64(i+1)
-	}
-	return r
 }

@@ -12,6 +12,8 @@ import (
 	"strings"
 	"time"
 
+	"gonum.org/v1/gonum/stat/combin"
+
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/bernamp/bernamp"
@@ -418,7 +420,7 @@ func runSolve(ctx context.Context, cfg *config, st *state, r *report) error {
 		configs, work := reducedOutputs(d, k)
 		outs := math.Pow(float64(k+1), float64(d))
 		res = append(res, row{d, k, outs, float64(configs), work, s})
-		rows = append(rows, []string{fmt.Sprint(d), fmt.Sprint(k), fmt.Sprintf("%.0f", outs), fmt.Sprint(binom(d+6, 6)), fmt.Sprint(configs), fmt.Sprintf("%.0f", work),
+		rows = append(rows, []string{fmt.Sprint(d), fmt.Sprint(k), fmt.Sprintf("%.0f", outs), fmt.Sprint(combin.Binomial(d+6, 6)), fmt.Sprint(configs), fmt.Sprintf("%.0f", work),
 			dur(s.median), dur(s.lo) + " - " + dur(s.hi), size(s.bytes), fmt.Sprintf("%.0f", s.allocs)})
 	}
 	r.para("solver.Maximize(d, k, c = %v, alpha = %v, eps = %v) on GOMAXPROCS = %d workers, every search complete (d = 1: solver.One, certified). configurations: C(d+6, 6) support configurations, searched as orbits under relabelling of the 4 points; reduced outputs: the sum over the orbits of prod (k n_t + 1), the work of one pass. Memory is the heap allocated per solve (runtime.MemStats.TotalAlloc).",
@@ -464,15 +466,6 @@ func runSolve(ctx context.Context, cfg *config, st *state, r *report) error {
 	r.para("Growth: exponent b of the least-squares line log y = log a + b log x over the points with median >= %s (below it fixed costs dominate); time is the median per solve, memory the heap allocated per solve.", dur(fitMin))
 	r.table([]string{"fit", "time exponent", "R^2", "memory exponent", "R^2", "points (d,k)"}, frows)
 	return nil
-}
-
-// binom returns C(n, k) for small arguments.
-func binom(n, k int) int {
-	b := 1
-	for i := range k {
-		b = b * (n - i) / (i + 1)
-	}
-	return b
 }
 
 func runReach(ctx context.Context, cfg *config, st *state, r *report) error {

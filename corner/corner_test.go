@@ -6,6 +6,8 @@ import (
 	"slices"
 	"testing"
 
+	"gonum.org/v1/gonum/stat/combin"
+
 	"gonum.org/v1/gonum/floats/scalar"
 )
 
@@ -17,13 +19,6 @@ func dense(d, k int, c float64) [][]float64 {
 	outs := 1
 	for range d {
 		outs *= k + 1
-	}
-	binom := func(n, r int) float64 {
-		v := 1.0
-		for i := 1; i <= r; i++ {
-			v = v * float64(n-r+i) / float64(i)
-		}
-		return v
 	}
 	K := make([][]float64, outs)
 	for m := range K {
@@ -37,7 +32,7 @@ func dense(d, k int, c float64) [][]float64 {
 				if z>>(d-1-l)&1 == 1 {
 					t = 1 - c
 				}
-				p *= binom(k, ml) * math.Pow(t, float64(ml)) * math.Pow(1-t, float64(k-ml))
+				p *= float64(combin.Binomial(k, ml)) * math.Pow(t, float64(ml)) * math.Pow(1-t, float64(k-ml))
 			}
 			K[m][z] = p
 		}
@@ -153,7 +148,7 @@ func TestOrbits(t *testing.T) {
 	t.Parallel()
 	for d := 1; d <= 7; d++ {
 		all := Configs(d)
-		if want := binom(d+6, 6); len(all) != want {
+		if want := combin.Binomial(d+6, 6); len(all) != want {
 			t.Fatalf("d=%d: %d configurations, want C(d+6,6) = %d", d, len(all), want)
 		}
 		reps := map[Config]bool{}
@@ -171,14 +166,6 @@ func TestOrbits(t *testing.T) {
 		}
 		t.Logf("d=%d: %d configurations, %d orbits", d, len(all), len(reps))
 	}
-}
-
-func binom(n, k int) int {
-	r := 1
-	for i := 1; i <= k; i++ {
-		r = r * (n - k + i) / i
-	}
-	return r
 }
 
 // hammings returns the sorted pairwise Hamming distances of the points.

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"math"
 
+	"gonum.org/v1/gonum/stat/combin"
+
 	"github.com/bernamp/bernamp/internal/logspace"
 	"gonum.org/v1/gonum/mat"
 	"gonum.org/v1/gonum/optimize/convex/lp"
@@ -240,7 +242,7 @@ func newClasses(m []int, logW [][2]float64) *classes {
 			j := rest % (ng + 1)
 			rest /= ng + 1
 			s += float64(ng-j)*logW[vals[g]][0] + float64(j)*logW[vals[g]][1]
-			count *= binomial(ng, j)
+			count *= float64(combin.Binomial(ng, j))
 		}
 		logg[w], cl.counts[w] = s, count
 		top = math.Max(top, s)
@@ -273,13 +275,4 @@ func (cl *classes) spread(X []float64) []float64 {
 		x[z] = X[w] / cl.counts[w]
 	}
 	return x
-}
-
-// binomial returns C(n, j) as a float64 (exact for the n <= MaxLPD used).
-func binomial(n, j int) float64 {
-	r := 1.0
-	for i := range j {
-		r = r * float64(n-i) / float64(i+1)
-	}
-	return r
 }
