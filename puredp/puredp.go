@@ -42,6 +42,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/bernamp/bernamp/bounds"
 	"github.com/bernamp/bernamp/check"
 	"github.com/bernamp/bernamp/internal/floatbits"
 	"github.com/bernamp/bernamp/internal/logspace"
@@ -71,7 +72,7 @@ const unit = 0x1p-53
 // Lower and Upper enclose the exact value of the formula at the float64
 // inputs: the evaluation is assembled in log space (no overflow for any
 // d, k and eps) and its rounding error is bounded term by term (see
-// errBound); the tests check the enclosure against 50-digit values.
+// level); the tests check the enclosure against 30-digit mpmath values.
 //
 // Amplify returns an error unless d >= 1, k >= 1, 0 < c < 1/2 and
 // eps >= 0 (possibly +Inf).
@@ -79,19 +80,63 @@ func Amplify(d, k int, c, eps float64) (Level, error) {
 	if err := validate(d, k, c, eps); err != nil {
 		return Level{}, fmt.Errorf("puredp.Amplify: %w", err)
 	}
-	L := float64(d) * float64(k) * logspace.LogOdds(c)
+	// L carries the relative error of LogOdds (4 ulps) and of the product
+	// (1 ulp).
+	return amplify(float64(d)*float64(k)*logspace.LogOdds(c), 5*unit, eps), nil
+}
+
+// AmplifyRanges is Amplify for theta_l in [lo_l, hi_l] on coordinate l
+// (the ranges need not be symmetric): the same formula with
+//
+//	L = k sum_l max( log(hi_l/lo_l), log((1-lo_l)/(1-hi_l)) ).
+//
+// The proof of the package comment carries over: per coordinate the ratio
+// g_l(theta)/g_l(theta') = (theta/theta')^m_l ((1-theta)/(1-theta'))^(k-m_l)
+// is at most max(hi_l/lo_l, (1-lo_l)/(1-hi_l))^k, attained at m_l = k
+// (theta = hi_l against lo_l) or m_l = 0 (lo_l against hi_l). eps = +Inf
+// gives the asymptote L. Symmetric ranges [c, 1-c] give Amplify's answer.
+//
+// It returns an error for an empty or invalid list of ranges (0 < lo < hi <
+// 1), k < 1 or eps < 0 (or NaN).
+func AmplifyRanges(ranges []bounds.Range, k int, eps float64) (Level, error) {
+	if len(ranges) == 0 {
+		return Level{}, fmt.Errorf("puredp.AmplifyRanges: no ranges")
+	}
+	if err := bounds.CheckRanges(ranges); err != nil {
+		return Level{}, fmt.Errorf("puredp.AmplifyRanges: %w", err)
+	}
+	if err := check.K(k); err != nil {
+		return Level{}, fmt.Errorf("puredp.AmplifyRanges: %w", err)
+	}
+	if !(eps >= 0) {
+		return Level{}, fmt.Errorf("puredp.AmplifyRanges: eps is %v, must be >= 0", eps)
+	}
+	var L float64
+	for _, r := range ranges {
+		// log1p of the relative width, with no cancellation when hi is
+		// close to lo: each term within 6 ulps relative (rounding of hi -
+		// lo, of 1 - hi, of the quotient, and log1p).
+		w := r.Hi - r.Lo
+		L += math.Max(math.Log1p(w/r.Lo), math.Log1p(w/(1-r.Hi)))
+	}
+	// A sum of d positive terms adds d ulps, the product by k one more.
+	return amplify(float64(k)*L, float64(len(ranges)+7)*unit, eps), nil
+}
+
+// amplify returns the Level of eps'(eps, L) for an L known within a
+// relative error lRel.
+func amplify(L, lRel, eps float64) Level {
 	if eps == 0 {
-		return Level{}, nil // x = y: no output distinguishes them
+		return Level{} // x = y: no output distinguishes them
 	}
 	v, rel := level(eps, L)
-	// L carries the relative error of logit (4 ulps) and of the product (1
-	// ulp); eps' has relative condition at most 1 in L (it is concave in L
-	// and 0 at L = 0), so 5 more units cover it.
-	rel += 5 * unit
+	// eps' has relative condition at most 1 in L (it is concave in L and 0
+	// at L = 0).
+	rel += lRel
 	// eps' <= eps exactly (post-processing) and eps is exact, so none of
 	// the three needs to exceed it.
 	lo := math.Max(0, -floatbits.Up(-v*(1-rel), 1))
-	return Level{Eps: math.Min(eps, v), Lower: math.Min(eps, lo), Upper: math.Min(eps, floatbits.Up(v*(1+rel), 1))}, nil
+	return Level{Eps: math.Min(eps, v), Lower: math.Min(eps, lo), Upper: math.Min(eps, floatbits.Up(v*(1+rel), 1))}
 }
 
 // Asymptote returns d k log((1-c)/c) rounded up: the level of the samples

@@ -5,8 +5,10 @@ import (
 	"math"
 	"math/rand/v2"
 	"strconv"
+	"strings"
 	"testing"
 
+	"github.com/bernamp/bernamp/bounds"
 	"github.com/bernamp/bernamp/internal/logspace"
 	"github.com/bernamp/bernamp/internal/testref"
 )
@@ -293,5 +295,64 @@ func TestErrors(t *testing.T) {
 	}
 	if _, err := LP(MaxLPD+1, 1, 0.1, 1); !errors.Is(err, ErrTooLarge) {
 		t.Errorf("LP(d = %d): %v, want ErrTooLarge", MaxLPD+1, err)
+	}
+}
+
+// TestAmplifyRanges checks per-coordinate ranges against exact rational
+// linear programs over theta grids with interior points
+// (testdata/puredp/lp_ranges.csv), and symmetric ranges against Amplify.
+func TestAmplifyRanges(t *testing.T) {
+	recs := testref.Records(t, "../testdata/puredp/lp_ranges.csv")[1:]
+	if len(recs) < 5 {
+		t.Fatalf("%d rows, want 5", len(recs))
+	}
+	for _, rec := range recs {
+		var rs []bounds.Range
+		for _, f := range strings.Split(rec[0], ";") {
+			lo, hi, _ := strings.Cut(f, ":")
+			var r bounds.Range
+			var err1, err2 error
+			r.Lo, err1 = strconv.ParseFloat(lo, 64)
+			r.Hi, err2 = strconv.ParseFloat(hi, 64)
+			if err1 != nil || err2 != nil {
+				t.Fatalf("ranges %q", rec[0])
+			}
+			rs = append(rs, r)
+		}
+		k, err := strconv.Atoi(rec[1])
+		if err != nil {
+			t.Fatal(err)
+		}
+		eps, err1 := strconv.ParseFloat(rec[2], 64)
+		want, err2 := strconv.ParseFloat(rec[4], 64)
+		if err1 != nil || err2 != nil {
+			t.Fatalf("row %v", rec)
+		}
+		l, err := AmplifyRanges(rs, k, eps)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rel := math.Abs(l.Eps-want) / want; rel > 1e-13 || l.Lower > want*(1+0x1p-53) || l.Upper < want*(1-0x1p-53) {
+			t.Errorf("AmplifyRanges(%v, %d, %v) = %+v, exact LP %v", rs, k, eps, l, want)
+		}
+	}
+	for _, c := range []float64{1e-6, 0.1, 0.3, 0.4999} {
+		for _, eps := range []float64{1e-8, 1, 50, math.Inf(1)} {
+			for _, dk := range [][2]int{{1, 1}, {3, 2}, {100, 100}} {
+				a, err1 := Amplify(dk[0], dk[1], c, eps)
+				r, err2 := AmplifyRanges(bounds.Symmetric(dk[0], c), dk[1], eps)
+				if err1 != nil || err2 != nil {
+					t.Fatal(err1, err2)
+				}
+				if math.Abs(a.Eps-r.Eps) > 1e-14*a.Eps || r.Lower > a.Upper || a.Lower > r.Upper {
+					t.Errorf("d=%d k=%d c=%v eps=%v: ranges %+v, symmetric %+v", dk[0], dk[1], c, eps, r, a)
+				}
+			}
+		}
+	}
+	for _, rs := range [][]bounds.Range{nil, {{Lo: 0.5, Hi: 0.5}}, {{Lo: 0, Hi: 0.5}}, {{Lo: 0.2, Hi: 1}}} {
+		if _, err := AmplifyRanges(rs, 1, 1); err == nil {
+			t.Errorf("AmplifyRanges(%v): no error", rs)
+		}
 	}
 }

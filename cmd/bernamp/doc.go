@@ -127,8 +127,9 @@
 //
 // pure takes --d, --k, --c and --eps (pure-DP level of the mechanism, nats)
 // as lists or ranges, --method closed (default) or lp (linear programs, d <=
-// 6, k <= 16, each checked against the closed form) and --format csv, json
-// or table, and writes
+// 6, k <= 16, each checked against the closed form), --range lo:hi,...
+// (per-coordinate ranges in place of --d and --c; the column c becomes
+// ranges) and --format csv, json or table, and writes
 //
 //	d,k,c,eps,eps_out,eps_out_lower,eps_out_upper,asymptote,ultra_mixing,method
 //

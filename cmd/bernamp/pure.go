@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/csv"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -12,6 +13,7 @@ import (
 	"strconv"
 	"text/tabwriter"
 
+	"github.com/bernamp/bernamp/bounds"
 	"github.com/bernamp/bernamp/check"
 	"github.com/bernamp/bernamp/mixing"
 	"github.com/bernamp/bernamp/puredp"
@@ -22,10 +24,12 @@ var pureHeader = []string{"d", "k", "c", "eps", "eps_out", "eps_out_lower", "eps
 
 // pureRow is one point of pure. Levels are pure-DP levels in nats.
 type pureRow struct {
-	D   int     `json:"d"`
-	K   int     `json:"k"`
-	C   float64 `json:"c"`
-	Eps float64 `json:"eps"` // the mechanism's pure-DP level
+	D int     `json:"d"`
+	K int     `json:"k"`
+	C float64 `json:"c"`
+	// Ranges replaces C with --range: lo:hi;lo:hi;... per coordinate.
+	Ranges string  `json:"ranges,omitempty"`
+	Eps    float64 `json:"eps"` // the mechanism's pure-DP level
 	// EpsOut is the amplified level by the method: the closed form in
 	// float64, or the LP optimum (no proof of either side).
 	EpsOut float64 `json:"eps_out"`
@@ -46,7 +50,11 @@ func (r *pureRow) csvFields() []string {
 	if !math.IsNaN(r.UltraMixing) {
 		um = fmtFloat(r.UltraMixing)
 	}
-	return []string{strconv.Itoa(r.D), strconv.Itoa(r.K), fmtFloat(r.C), fmtFloat(r.Eps), fmtFloat(r.EpsOut),
+	c := fmtFloat(r.C)
+	if r.Ranges != "" {
+		c = r.Ranges
+	}
+	return []string{strconv.Itoa(r.D), strconv.Itoa(r.K), c, fmtFloat(r.Eps), fmtFloat(r.EpsOut),
 		fmtFloat(r.EpsOutLower), fmtFloat(r.EpsOutUpper), fmtFloat(r.Asymptote), um, r.Method}
 }
 
@@ -62,6 +70,9 @@ func (r *pureRow) MarshalJSON() ([]byte, error) {
 		UltraMixing *float64 `json:"ultra_mixing"`
 	}{(*plain)(r), um})
 }
+
+// errNoComparator marks a point where mixing has no kernel (ranges).
+var errNoComparator = errors.New("no comparator")
 
 // pureLPTol is the largest relative difference allowed between the LP
 // optimum and the closed form (the LP's accuracy, measured at 1e-11).
@@ -95,8 +106,27 @@ func runPure(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	epsFlag := fs.String("eps", "1", "pure-DP level of the mechanism in nats: list or range, >= 0")
 	method := fs.String("method", "closed", "closed (the closed form) or lp (linear programs, d <= 6, k <= 16, checked against the closed form)")
 	format := fs.String("format", "csv", "csv, json or table")
+	rangeFlag := fs.String("range", "", "lo:hi,lo:hi,...: theta_l in [lo_l, hi_l], in place of --d and --c")
 	if err := parseFlags(fs, args, stdout); err != nil {
 		return err
+	}
+	var ranges []bounds.Range
+	if *rangeFlag != "" {
+		var err error
+		if ranges, err = parseRanges(*rangeFlag); err != nil {
+			return err
+		}
+		set := map[string]bool{}
+		fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+		for _, name := range []string{"d", "c"} {
+			if set[name] {
+				return usagef("--%s: not with --range (the ranges give d and the box)", name)
+			}
+		}
+		if *method != "closed" {
+			return usagef("--method: --range has the closed form only")
+		}
+		*dFlag, *cFlag = strconv.Itoa(len(ranges)), "0.25" // one pass of the loops below
 	}
 	ds, err := parseInts(*dFlag)
 	if err != nil {
@@ -154,21 +184,29 @@ func runPure(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	for _, d := range ds {
 		for _, k := range ks {
 			for _, c := range cs {
-				asym, err := puredp.Asymptote(d, k, c)
+				amplify := func(eps float64) (puredp.Level, error) { return puredp.Amplify(d, k, c, eps) }
+				mb, merr := mixing.New(mixing.Kernel{D: d, K: k, C: c})
+				if ranges != nil {
+					amplify = func(eps float64) (puredp.Level, error) { return puredp.AmplifyRanges(ranges, k, eps) }
+					merr = errNoComparator
+				}
+				inf, err := amplify(math.Inf(1))
 				if err != nil {
 					return err
 				}
-				mb, merr := mixing.New(mixing.Kernel{D: d, K: k, C: c})
 				for _, eps := range epss {
 					if err := ctx.Err(); err != nil {
 						return err
 					}
-					l, err := puredp.Amplify(d, k, c, eps)
+					l, err := amplify(eps)
 					if err != nil {
 						return err
 					}
 					r := &pureRow{D: d, K: k, C: c, Eps: eps, EpsOut: l.Eps, EpsOutLower: l.Lower, EpsOutUpper: l.Upper,
-						Asymptote: asym, UltraMixing: math.NaN(), Method: *method}
+						Asymptote: inf.Upper, UltraMixing: math.NaN(), Method: *method}
+					if ranges != nil {
+						r.C, r.Ranges = 0, formatRanges(ranges)
+					}
 					if merr == nil {
 						r.UltraMixing, _ = mb.Theorem1(mixing.UltraMixing, eps, 0)
 					}
@@ -191,7 +229,12 @@ func runPure(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	switch *format {
 	case "csv":
 		w := csv.NewWriter(stdout)
-		w.Write(pureHeader)
+		header := pureHeader
+		if ranges != nil {
+			header = slices.Clone(pureHeader)
+			header[2] = "ranges"
+		}
+		w.Write(header)
 		for _, r := range rows {
 			w.Write(r.csvFields())
 		}
@@ -207,10 +250,22 @@ func runPure(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		}
 	case "table":
 		tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
-		fmt.Fprintln(tw, "d\tk\tc\teps\teps_out\teps_out_upper\tasymptote\tultra_mixing\tmethod")
+		box := "c"
+		if ranges != nil {
+			box = "ranges"
+		}
+		fmt.Fprintf(tw, "d\tk\t%s\teps\teps_out\teps_out_upper\tasymptote\tultra_mixing\tmethod\n", box)
 		for _, r := range rows {
-			fmt.Fprintf(tw, "%d\t%d\t%s\t%s\t%.10g\t%.10g\t%.6g\t%.6g\t%s\n", r.D, r.K, fmtFloat(r.C), fmtFloat(r.Eps),
-				r.EpsOut, r.EpsOutUpper, r.Asymptote, r.UltraMixing, r.Method)
+			c := fmtFloat(r.C)
+			if r.Ranges != "" {
+				c = r.Ranges
+			}
+			um := "-"
+			if !math.IsNaN(r.UltraMixing) {
+				um = fmt.Sprintf("%.6g", r.UltraMixing)
+			}
+			fmt.Fprintf(tw, "%d\t%d\t%s\t%s\t%.10g\t%.10g\t%.6g\t%s\t%s\n", r.D, r.K, c, fmtFloat(r.Eps),
+				r.EpsOut, r.EpsOutUpper, r.Asymptote, um, r.Method)
 		}
 		if err := tw.Flush(); err != nil {
 			return err

@@ -108,3 +108,39 @@ func TestPureLPAndJSON(t *testing.T) {
 		t.Errorf("exit %d, stdout %s, stderr %q", code, stdout, stderr)
 	}
 }
+
+// TestPureRanges checks --range against the exact rational LP of
+// testdata/puredp/lp_ranges.csv and symmetric ranges against --c.
+func TestPureRanges(t *testing.T) {
+	t.Parallel()
+	code, stdout, stderr := runArgs(t, "pure", "--range", "0.1:0.3,0.2:0.9", "--eps", "0.6931471805599453")
+	if code != 0 {
+		t.Fatalf("exit %d, stderr %q", code, stderr)
+	}
+	recs, err := csv.NewReader(strings.NewReader(stdout)).ReadAll()
+	if err != nil || len(recs) != 2 || recs[0][2] != "ranges" || recs[1][2] != "0.1:0.3;0.2:0.9" {
+		t.Fatalf("%v, %v", recs, err)
+	}
+	got, _ := strconv.ParseFloat(recs[1][4], 64)
+	if want := 0.6337237600891445647399859238628642863934; math.Abs(got-want) > 1e-14*want {
+		t.Errorf("eps_out %v, exact LP %v", got, want)
+	}
+	_, sym, _ := runArgs(t, "pure", "--range", "0.2:0.8,0.2:0.8,0.2:0.8", "--k", "2", "--eps", "0.5,3")
+	_, plain, _ := runArgs(t, "pure", "--d", "3", "--c", "0.2", "--k", "2", "--eps", "0.5,3")
+	s, p := strings.Split(sym, "\n"), strings.Split(plain, "\n")
+	for i := 1; i < 3; i++ {
+		sf, pf := strings.Split(s[i], ","), strings.Split(p[i], ",")
+		for j := 4; j <= 6; j++ {
+			a, _ := strconv.ParseFloat(sf[j], 64)
+			b, _ := strconv.ParseFloat(pf[j], 64)
+			if math.Abs(a-b) > 1e-14*b {
+				t.Errorf("column %s: ranges %v, --c %v", pureHeader[j], a, b)
+			}
+		}
+	}
+	for _, args := range [][]string{{"--range", "0.1:0.3", "--d", "2"}, {"--range", "0.1:0.3", "--method", "lp"}, {"--range", "0.3:0.1"}} {
+		if code, _, stderr := runArgs(t, append([]string{"pure"}, args...)...); code != 2 || strings.Count(stderr, "\n") != 1 {
+			t.Errorf("pure %v: exit %d, stderr %q", args, code, stderr)
+		}
+	}
+}

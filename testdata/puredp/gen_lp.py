@@ -16,6 +16,7 @@ here shares code or formulas with the Go package: it is the program of
 the issue, solved by a different method in exact arithmetic.
 
 Usage: python3 gen_lp.py > lp_exact.csv
+       python3 gen_lp.py ranges > lp_ranges.csv   (per-coordinate ranges)
 """
 from fractions import Fraction as F
 from itertools import product
@@ -99,11 +100,11 @@ def fractional(g, e):
     return val
 
 
-def level(d, k, c, e, G):
-    axis = [c + (1 - 2 * c) * F(j, G - 1) for j in range(G)]
-    pts = list(product(axis, repeat=d))
+def level(ranges, k, e, G):
+    axes = [[lo + (hi - lo) * F(j, G - 1) for j in range(G)] for lo, hi in ranges]
+    pts = list(product(*axes))
     best = None
-    for m in product(range(k + 1), repeat=d):
+    for m in product(range(k + 1), repeat=len(ranges)):
         g = []
         for p in pts:
             v = F(1)
@@ -129,10 +130,34 @@ CASES = [
     (3, 1, F(1, 5), F(2), 2),
 ]
 
+# Per-coordinate ranges (lo, hi), k, e, G: asymmetric boxes.
+RANGES = [
+    ([(F(1, 20), F(1, 2))], 1, F(2), 5),
+    ([(F(1, 20), F(1, 2))], 3, F(3, 2), 5),
+    ([(F(1, 2), F(9, 10))], 2, F(4), 5),
+    ([(F(1, 10), F(3, 10)), (F(1, 5), F(9, 10))], 1, F(2), 3),
+    ([(F(2, 5), F(3, 5)), (F(1, 100), F(1, 50))], 2, F(3), 3),
+]
+
+
+def dec(x):
+    return mp.nstr(mpf(x.numerator) / x.denominator, 17)
+
+
 if __name__ == "__main__":
+    import sys
+    if sys.argv[1:] == ["ranges"]:
+        print("ranges,k,eps,grid,eps_out")
+        for rs, k, e, G in RANGES:
+            r = level(rs, k, e, G)
+            eps = log(mpf(e.numerator) / e.denominator)
+            out = log(mpf(r.numerator) / r.denominator)
+            spec = ";".join(f"{dec(lo)}:{dec(hi)}" for lo, hi in rs)
+            print(f"{spec},{k},{mp.nstr(eps, 40)},{G},{mp.nstr(out, 40)}")
+        sys.exit()
     print("d,k,c,eps,grid,eps_out")
     for d, k, c, e, G in CASES:
-        r = level(d, k, c, e, G)
+        r = level([(c, 1 - c)] * d, k, e, G)
         eps = log(mpf(e.numerator) / e.denominator)
         out = log(mpf(r.numerator) / r.denominator)
-        print(f"{d},{k},{mp.nstr(mpf(c.numerator)/c.denominator, 17)},{mp.nstr(eps, 40)},{G},{mp.nstr(out, 40)}")
+        print(f"{d},{k},{dec(c)},{mp.nstr(eps, 40)},{G},{mp.nstr(out, 40)}")
