@@ -166,3 +166,49 @@ func Profile(c Curve, conv Conversion) (func(delta float64) Approx, error) {
 		return approx(c, delta, conv)
 	}, nil
 }
+
+// deltaULP is the unit of DeltaAt's rounding padding, 2^-52.
+const deltaULP = 0x1p-52
+
+// DeltaAt returns the delta at which a mechanism with RDP curve c is
+// (epsOut, delta)-DP by the conversion conv, the inverse of ToApprox in
+// delta: the minimum over the orders of
+//
+//	Balle2020:   log delta_i = (alpha-1) (eps_i + log(1 - 1/alpha) - epsOut) - log alpha,
+//	Mironov2017: log delta_i = (alpha-1) (eps_i - epsOut),
+//
+// capped at 1 (the conversions solved for delta). The result is rounded up
+// (an upper bound on the exact minimum: each log is padded by 8 ulps of the
+// magnitudes of its terms) and order is the order that attains it (the
+// smallest on ties). It returns an error for an invalid curve, an unknown
+// conversion or epsOut < 0 or not finite.
+func DeltaAt(c Curve, epsOut float64, conv Conversion) (delta, order float64, err error) {
+	if err := c.Validate(); err != nil {
+		return 0, 0, fmt.Errorf("rdp.DeltaAt: %w", err)
+	}
+	if !(epsOut >= 0) || math.IsInf(epsOut, 1) {
+		return 0, 0, fmt.Errorf("rdp.DeltaAt: eps_out is %v, must be >= 0 and finite", epsOut)
+	}
+	best := math.Inf(1)
+	for i, a := range c.Orders {
+		var l, mag float64
+		switch conv {
+		case Balle2020:
+			t := math.Log1p(-1 / a)
+			l = (a-1)*(c.Eps[i]+t-epsOut) - math.Log(a)
+			mag = (a-1)*(c.Eps[i]+math.Abs(t)+epsOut) + math.Log(a)
+		case Mironov2017:
+			l = (a - 1) * (c.Eps[i] - epsOut)
+			mag = (a - 1) * (c.Eps[i] + epsOut)
+		default:
+			return 0, 0, fmt.Errorf("rdp.DeltaAt: unknown conversion %v", conv)
+		}
+		if l += 8 * deltaULP * mag; l < best {
+			best, order = l, a
+		}
+	}
+	if best >= 0 {
+		return 1, order, nil
+	}
+	return math.Nextafter(math.Exp(best)*(1+4*deltaULP), math.Inf(1)), order, nil
+}

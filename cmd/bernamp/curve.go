@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"encoding/csv"
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -237,9 +236,7 @@ func runCurve(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		}
 	case "json":
 		out := curveOutput{Mechanism: source, D: co.d, K: co.k, C: co.c, Delta: co.delta, Conversion: conv.String(), Orders: rows, Summary: summary}
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", " ")
-		if err := enc.Encode(out); err != nil {
+		if err := writeJSON(stdout, out); err != nil {
 			return err
 		}
 	case "table":
@@ -462,11 +459,9 @@ func writeSummaryTable(w io.Writer, summary []summaryRow, delta float64) {
 
 // writeSummaryCSV writes the summary as CSV with summaryHeader.
 func writeSummaryCSV(w io.Writer, summary []summaryRow) error {
-	cw := csv.NewWriter(w)
-	cw.Write(summaryHeader)
+	rows := make([]*summaryRow, len(summary))
 	for i := range summary {
-		cw.Write(summary[i].csvFields())
+		rows[i] = &summary[i]
 	}
-	cw.Flush()
-	return cw.Error()
+	return writeCSV(w, summaryHeader, rows)
 }

@@ -22,6 +22,12 @@
 //	curve    amplify an RDP curve order by order, convert it to (eps, delta)
 //	         and compare with the generic bounds of Balle et al. (docs/curve.md)
 //	pure     the exact amplified pure-DP level (alpha = inf), closed form
+//	delta    the exact amplified delta' of an (eps, delta)-DP mechanism at each
+//	         eps' (hockey-stick divergence, docs/hockey.md):
+//	         bernamp delta --eps E (--delta DL | --gaussian SIGMA) [--d D] [--k K]
+//	         [--c C] [--eps-out LIST] [--conversion balle2020|mironov2017]
+//	         [--rdp-timeout DUR] [--format csv|json]; with --gaussian also the
+//	         delta of the amplified RDP curve (rdp_route)
 //	help     print this text
 //
 // Grid flags (bounds and post). Each takes a comma list such as 1,2,4 or a

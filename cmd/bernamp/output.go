@@ -315,3 +315,24 @@ func (w tableWriter) write(r *record) error {
 }
 
 func (w tableWriter) close() error { return w.tw.Flush() }
+
+// csvRecord is a row that knows its CSV fields.
+type csvRecord interface{ csvFields() []string }
+
+// writeCSV writes the header and the rows' fields as CSV.
+func writeCSV[R csvRecord](w io.Writer, header []string, rows []R) error {
+	cw := csv.NewWriter(w)
+	cw.Write(header)
+	for _, r := range rows {
+		cw.Write(r.csvFields())
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+// writeJSON writes v as JSON indented by one space.
+func writeJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", " ")
+	return enc.Encode(v)
+}

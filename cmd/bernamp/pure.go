@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/csv"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -228,24 +227,16 @@ func runPure(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	}
 	switch *format {
 	case "csv":
-		w := csv.NewWriter(stdout)
 		header := pureHeader
 		if ranges != nil {
 			header = slices.Clone(pureHeader)
 			header[2] = "ranges"
 		}
-		w.Write(header)
-		for _, r := range rows {
-			w.Write(r.csvFields())
-		}
-		w.Flush()
-		if err := w.Error(); err != nil {
+		if err := writeCSV(stdout, header, rows); err != nil {
 			return err
 		}
 	case "json":
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", " ")
-		if err := enc.Encode(rows); err != nil {
+		if err := writeJSON(stdout, rows); err != nil {
 			return err
 		}
 	case "table":

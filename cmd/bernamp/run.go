@@ -81,6 +81,8 @@ func runTerm(ctx context.Context, args []string, stdout, stderr io.Writer, term 
 		err = runCurve(ctx, rest, stdout, stderr)
 	case "pure":
 		err = runPure(ctx, rest, stdout, stderr)
+	case "delta":
+		err = runDelta(ctx, rest, stdout, stderr)
 	case "demo":
 		err = runDemo(ctx, rest, stdout, stderr, term)
 	default:

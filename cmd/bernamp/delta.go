@@ -1,0 +1,283 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+	"time"
+
+	"github.com/bernamp/bernamp"
+	"github.com/bernamp/bernamp/check"
+	"github.com/bernamp/bernamp/hockey"
+	"github.com/bernamp/bernamp/mixing"
+	"github.com/bernamp/bernamp/parallel"
+	"github.com/bernamp/bernamp/rdp"
+)
+
+// deltaHeader is the CSV header of delta, in column order.
+var deltaHeader = []string{"d", "k", "c", "eps", "delta", "eps_out", "delta_out", "delta_out_upper", "method",
+	"dobrushin", "dobrushin_hs", "doeblin", "ultra_mixing", "rdp_route", "seconds"}
+
+// deltaRow is one eps' of delta. eps values in nats.
+type deltaRow struct {
+	D      int     `json:"d"`
+	K      int     `json:"k"`
+	C      float64 `json:"c"`
+	Eps    float64 `json:"eps"`     // the mechanism is (eps, delta)-DP
+	Delta  float64 `json:"delta"`   // with --gaussian: the Gaussian's delta at eps, rounded up
+	EpsOut float64 `json:"eps_out"` // eps' of the amplified guarantee
+	// DeltaOut is a verified lower bound on the exact delta'(eps'): a
+	// mechanism attains it. DeltaOutUpper bounds delta' from above (k = 1)
+	// or the corner program (k >= 2, see Method).
+	DeltaOut      float64 `json:"delta_out"`
+	DeltaOutUpper float64 `json:"delta_out_upper"`
+	Method        string  `json:"method"` // hockey.MethodExact or hockey.MethodCorners
+	// Theorem 1 of Balle et al. (mixing.Bounds.Theorem1): each item's
+	// delta' when its eps' is <= eps_out, null when its eps' exceeds
+	// eps_out (the item proves nothing at eps_out). Upper bounds on delta'.
+	Dobrushin   *float64 `json:"dobrushin"`
+	DobrushinHS *float64 `json:"dobrushin_hs"`
+	Doeblin     *float64 `json:"doeblin"`
+	UltraMixing *float64 `json:"ultra_mixing"`
+	// RDPRoute (--gaussian only): the delta at eps_out from the amplified
+	// RDP curve of the Gaussian (bernamp.Post's proved upper bound per
+	// order) by the conversion; null without --gaussian.
+	RDPRoute *float64 `json:"rdp_route"`
+	RDPOrder *float64 `json:"rdp_order,omitempty"` // order attaining rdp_route
+	Seconds  float64  `json:"seconds"`             // wall time of delta_out; 0 with --no-timing
+
+	Corners []string `json:"corners"` // corners of the canonical points of the witness
+}
+
+func (r *deltaRow) csvFields() []string {
+	return []string{strconv.Itoa(r.D), strconv.Itoa(r.K), fmtFloat(r.C), fmtFloat(r.Eps), fmtFloat(r.Delta), fmtFloat(r.EpsOut),
+		fmtFloat(r.DeltaOut), fmtFloat(r.DeltaOutUpper), r.Method,
+		optFloat(r.Dobrushin), optFloat(r.DobrushinHS), optFloat(r.Doeblin), optFloat(r.UltraMixing), optFloat(r.RDPRoute),
+		strconv.FormatFloat(r.Seconds, 'f', 4, 64)}
+}
+
+// crossCheck returns the first violated inequality of delta_out <=
+// delta_out_upper and delta_out <= each comparator (every proved upper
+// bound on delta' is at least a verified lower bound), or "".
+func (r *deltaRow) crossCheck() string {
+	if !leq(r.DeltaOut, r.DeltaOutUpper) {
+		return fmt.Sprintf("delta_out=%s > delta_out_upper=%s", fmtFloat(r.DeltaOut), fmtFloat(r.DeltaOutUpper))
+	}
+	for i, v := range []*float64{r.Dobrushin, r.DobrushinHS, r.Doeblin, r.UltraMixing} {
+		if v != nil && !leq(r.DeltaOut, *v) {
+			return fmt.Sprintf("delta_out=%s > %s=%s", fmtFloat(r.DeltaOut), mixing.Items[i], fmtFloat(*v))
+		}
+	}
+	return ""
+}
+
+// deltaOptions holds the flags of delta.
+type deltaOptions struct {
+	d, k       int
+	c          float64
+	eps, delta float64
+	sigma      float64 // --gaussian
+	epsOut     string
+	conversion string
+	format     string
+	rdpTimeout time.Duration
+}
+
+// runDelta computes the exact amplified delta' of an (eps, delta)-DP
+// mechanism at each eps', with the comparators of Balle et al. and, for
+// the Gaussian mechanism, the delta of the RDP route.
+func runDelta(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	var o options
+	var do deltaOptions
+	fs := newFlagSet("delta", &o, 0)
+	fs.IntVar(&do.d, "d", 1, "dimension of theta, >= 1")
+	fs.IntVar(&do.k, "k", 1, "Bernoulli samples released, >= 1")
+	fs.Float64Var(&do.c, "c", 0.1, "range constant: theta in [c, 1-c]^d, in (0, 0.5)")
+	fs.Float64Var(&do.eps, "eps", 0, "DP level of the mechanism in nats, >= 0 (required)")
+	fs.Float64Var(&do.delta, "delta", 0, "delta of the mechanism, in [0, 1) (or use --gaussian)")
+	fs.Float64Var(&do.sigma, "gaussian", 0, "Gaussian mechanism with L2 sensitivity 1 and this noise sigma > 0: delta is its delta at --eps, and the RDP route is computed")
+	fs.StringVar(&do.epsOut, "eps-out", "", "eps' values: list or range, >= 0 (default 0, eps/4, eps/2, 3eps/4, eps)")
+	fs.StringVar(&do.conversion, "conversion", rdp.Balle2020.String(), "RDP to (eps, delta) for the RDP route: balle2020 or mironov2017")
+	fs.StringVar(&do.format, "format", "csv", "csv or json")
+	fs.DurationVar(&do.rdpTimeout, "rdp-timeout", 5*time.Second, "time limit per order of the amplified RDP curve (--gaussian, d >= 2); the proved bound at the limit is used")
+	if err := parseFlags(fs, args, stdout); err != nil {
+		return err
+	}
+	if err := checkOptions(&o, 0); err != nil {
+		return err
+	}
+	epsOuts, conv, err := do.check(fs)
+	if err != nil {
+		return err
+	}
+	b, err := mixing.New(mixing.Kernel{D: do.d, K: do.k, C: do.c})
+	if err != nil {
+		return usagef("--d, --k: %s", bare(err))
+	}
+	var theorem [4][2]float64 // per item: eps', delta'
+	for i, it := range mixing.Items {
+		theorem[i][0], theorem[i][1] = b.Theorem1(it, do.eps, do.delta)
+	}
+	var rdpCurve *rdp.Curve
+	if do.sigma > 0 {
+		if rdpCurve, err = amplifiedGaussian(ctx, do, o.workers); err != nil {
+			return err
+		}
+	}
+
+	rows := make([]*deltaRow, 0, len(epsOuts))
+	failed := 0
+	for _, eo := range epsOuts {
+		res, err := hockey.Delta(ctx, hockey.Params{D: do.d, K: do.k, C: do.c, Eps: do.eps, Delta: do.delta, EpsOut: eo})
+		if err != nil {
+			return err
+		}
+		row := &deltaRow{D: do.d, K: do.k, C: do.c, Eps: do.eps, Delta: do.delta, EpsOut: eo,
+			DeltaOut: res.Lower, DeltaOutUpper: res.Upper, Method: res.Method, Corners: res.Corners[:]}
+		if !o.noTiming {
+			row.Seconds = math.Round(res.Seconds*1e4) / 1e4
+		}
+		for i, p := range []**float64{&row.Dobrushin, &row.DobrushinHS, &row.Doeblin, &row.UltraMixing} {
+			if theorem[i][0] <= eo {
+				v := theorem[i][1]
+				*p = &v
+			}
+		}
+		if rdpCurve != nil {
+			dl, order, err := rdp.DeltaAt(*rdpCurve, eo, conv)
+			if err != nil {
+				return err
+			}
+			row.RDPRoute, row.RDPOrder = &dl, &order
+		}
+		if msg := row.crossCheck(); msg != "" {
+			failed++
+			fmt.Fprintf(stderr, "bernamp: cross-check failed at eps_out=%s: %s\n", fmtFloat(eo), msg)
+		}
+		rows = append(rows, row)
+	}
+	switch do.format {
+	case "csv":
+		if err := writeCSV(stdout, deltaHeader, rows); err != nil {
+			return err
+		}
+	case "json":
+		if err := writeJSON(stdout, rows); err != nil {
+			return err
+		}
+	}
+	if failed > 0 {
+		return fmt.Errorf("%d of %d rows failed the cross-check", failed, len(rows))
+	}
+	return nil
+}
+
+// check validates the flags of delta and returns the eps' values and the
+// conversion. Every error is a usage error naming the flag.
+func (do *deltaOptions) check(fs *flag.FlagSet) ([]float64, rdp.Conversion, error) {
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	if err := check.D(do.d); err != nil {
+		return nil, 0, flagError("d", err)
+	}
+	if err := check.K(do.k); err != nil {
+		return nil, 0, flagError("k", err)
+	}
+	if err := check.C(do.c); err != nil {
+		return nil, 0, flagError("c", err)
+	}
+	if !set["eps"] {
+		return nil, 0, usagef("--eps: needed (the DP level of the mechanism)")
+	}
+	if err := check.Eps(do.eps); err != nil {
+		return nil, 0, flagError("eps", err)
+	}
+	switch {
+	case set["gaussian"] && set["delta"]:
+		return nil, 0, usagef("--delta: give either --delta or --gaussian, not both")
+	case set["gaussian"]:
+		if !(do.sigma > 0) || math.IsInf(do.sigma, 1) {
+			return nil, 0, usagef("--gaussian: sigma is %v, must be > 0 and finite", do.sigma)
+		}
+		do.delta = hockey.Gaussian(do.sigma, do.eps)
+		if do.delta >= 1 {
+			return nil, 0, usagef("--eps: the Gaussian's delta at eps %v is %v, must be < 1", do.eps, do.delta)
+		}
+	case set["delta"]:
+		if err := hockey.CheckDelta(do.delta); err != nil {
+			return nil, 0, flagError("delta", err)
+		}
+	default:
+		return nil, 0, usagef("--delta: give --delta DELTA or --gaussian SIGMA")
+	}
+	conv, err := rdp.ParseConversion(do.conversion)
+	if err != nil {
+		return nil, 0, flagError("conversion", err)
+	}
+	if set["conversion"] && !set["gaussian"] {
+		return nil, 0, usagef("--conversion: only with --gaussian (the RDP route)")
+	}
+	switch do.format {
+	case "csv", "json":
+	default:
+		return nil, 0, usagef("--format: format is %q, must be csv or json", do.format)
+	}
+	if do.rdpTimeout < 0 {
+		return nil, 0, usagef("--rdp-timeout: rdp-timeout is %v, must be >= 0", do.rdpTimeout)
+	}
+	epsOuts := []float64{0, do.eps / 4, do.eps / 2, 3 * do.eps / 4, do.eps}
+	if do.eps == 0 {
+		epsOuts = []float64{0}
+	}
+	if set["eps-out"] {
+		if epsOuts, err = parseFloats(do.epsOut); err != nil {
+			return nil, 0, flagError("eps-out", err)
+		}
+		for _, e := range epsOuts {
+			if !(e >= 0) || math.IsInf(e, 1) {
+				return nil, 0, usagef("--eps-out: eps_out is %v, must be >= 0 and finite", e)
+			}
+		}
+	}
+	if w := hockey.Work(do.d, do.k); w > hockey.MaxWork {
+		return nil, 0, usagef("--d, --k: d=%d k=%d needs more than %d outputs (hockey.MaxWork)", do.d, do.k, hockey.MaxWork)
+	}
+	return epsOuts, conv, nil
+}
+
+// amplifiedGaussian returns the amplified RDP curve of the Gaussian
+// mechanism with noise do.sigma on rdp.DefaultOrders: bernamp.Post's proved
+// upper bound at each order (certified at d = 1; at d >= 2 the bound proved
+// within do.rdpTimeout per order, the closed form at worst).
+func amplifiedGaussian(ctx context.Context, do deltaOptions, workers int) (*rdp.Curve, error) {
+	in, err := rdp.Gaussian(do.sigma, nil)
+	if err != nil {
+		return nil, usagef("--gaussian: %s", bare(err))
+	}
+	n := len(in.Orders)
+	up := make([]float64, n)
+	s := &bernamp.Settings{Timeout: do.rdpTimeout, Workers: 1}
+	work := func(ctx context.Context, i int) (float64, error) {
+		r, err := bernamp.Post(ctx, bernamp.Params{D: do.d, K: do.k, C: do.c, Alpha: in.Orders[i], Eps: in.Eps[i]}, s)
+		if err != nil {
+			return 0, fmt.Errorf("rdp route, order %s: %w", fmtFloat(in.Orders[i]), err)
+		}
+		return r.PostUpper, nil
+	}
+	err = parallel.Map(ctx, n, workers, work, func(i int, v float64) error { up[i] = v; return nil })
+	switch {
+	case err != nil && ctx.Err() != nil && errors.Is(err, ctx.Err()):
+		return nil, fmt.Errorf("interrupted while amplifying the RDP curve")
+	case err != nil:
+		return nil, err
+	}
+	c, err := rdp.FromBounds(in.Orders, up)
+	if err != nil {
+		return nil, fmt.Errorf("rdp route: %w", err)
+	}
+	return &c, nil
+}
