@@ -160,7 +160,13 @@ const (
 // are, never whether a bound is valid: every bound is re-derived by
 // dualBound.
 const (
-	certFeasTol  = 1e-10 // primal violation accepted at optimality (rows scaled to max |a_ij| = 1)
+	// certFeasTol is the primal violation accepted at optimality (rows
+	// scaled to max |a_ij| = 1). At 1e-10 the multipliers of such a
+	// near-optimal basis left a floor of about 3e-9 nats at d = 2, k = 1,
+	// c = 0.1, alpha = 50, eps = 4.4 (10^6 boxes, no closing); 1e-12
+	// certifies it in 0.02 s and all 300 d = 2 points of the paper's grids
+	// in 4.8 s (18.7 s, 297 certified, before), with no point slower.
+	certFeasTol  = 1e-12
 	certPivTol   = 1e-9  // smallest pivot accepted in the ratio test
 	certDualTol  = 1e-12 // Harris tolerance of the ratio test
 	certRefactor = 50    // pivots between refactorizations of the basis inverse
