@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -70,9 +69,6 @@ func (r *pureRow) MarshalJSON() ([]byte, error) {
 	}{(*plain)(r), um})
 }
 
-// errNoComparator marks a point where mixing has no kernel (ranges).
-var errNoComparator = errors.New("no comparator")
-
 // pureLPTol is the largest relative difference allowed between the LP
 // optimum and the closed form (the LP's accuracy, measured at 1e-11).
 const pureLPTol = 1e-9
@@ -109,9 +105,29 @@ func runPure(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if err := parseFlags(fs, args, stdout); err != nil {
 		return err
 	}
+	ks, err := parseInts(*kFlag)
+	if err != nil {
+		return usagef("--k: %v", err)
+	}
+	for _, k := range ks {
+		if err := check.K(k); err != nil {
+			return usagef("--k: %v", err)
+		}
+	}
+	epss, err := parseFloats(*epsFlag)
+	if err != nil {
+		return usagef("--eps: %v", err)
+	}
+	for _, eps := range epss {
+		if err := check.Eps(eps); err != nil {
+			return usagef("--eps: %v", err)
+		}
+	}
+	// The box: --d and --c, or --range (then one d and no c).
 	var ranges []bounds.Range
+	var ds []int
+	var cs []float64
 	if *rangeFlag != "" {
-		var err error
 		if ranges, err = parseRanges(*rangeFlag); err != nil {
 			return err
 		}
@@ -125,42 +141,23 @@ func runPure(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		if *method != "closed" {
 			return usagef("--method: --range has the closed form only")
 		}
-		*dFlag, *cFlag = strconv.Itoa(len(ranges)), "0.25" // one pass of the loops below
-	}
-	ds, err := parseInts(*dFlag)
-	if err != nil {
-		return usagef("--d: %v", err)
-	}
-	ks, err := parseInts(*kFlag)
-	if err != nil {
-		return usagef("--k: %v", err)
-	}
-	cs, err := parseFloats(*cFlag)
-	if err != nil {
-		return usagef("--c: %v", err)
-	}
-	epss, err := parseFloats(*epsFlag)
-	if err != nil {
-		return usagef("--eps: %v", err)
-	}
-	for _, d := range ds {
-		if err := check.D(d); err != nil {
+		ds, cs = []int{len(ranges)}, []float64{0}
+	} else {
+		if ds, err = parseInts(*dFlag); err != nil {
 			return usagef("--d: %v", err)
 		}
-	}
-	for _, k := range ks {
-		if err := check.K(k); err != nil {
-			return usagef("--k: %v", err)
+		for _, d := range ds {
+			if err := check.D(d); err != nil {
+				return usagef("--d: %v", err)
+			}
 		}
-	}
-	for _, c := range cs {
-		if err := check.C(c); err != nil {
+		if cs, err = parseFloats(*cFlag); err != nil {
 			return usagef("--c: %v", err)
 		}
-	}
-	for _, eps := range epss {
-		if !(eps >= 0) || math.IsInf(eps, 1) {
-			return usagef("--eps: eps is %v, must be >= 0 and finite", eps)
+		for _, c := range cs {
+			if err := check.C(c); err != nil {
+				return usagef("--c: %v", err)
+			}
 		}
 	}
 	switch *method {
@@ -183,11 +180,11 @@ func runPure(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	for _, d := range ds {
 		for _, k := range ks {
 			for _, c := range cs {
-				amplify := func(eps float64) (puredp.Level, error) { return puredp.Amplify(d, k, c, eps) }
-				mb, merr := mixing.New(mixing.Kernel{D: d, K: k, C: c})
-				if ranges != nil {
-					amplify = func(eps float64) (puredp.Level, error) { return puredp.AmplifyRanges(ranges, k, eps) }
-					merr = errNoComparator
+				amplify := func(eps float64) (puredp.Level, error) { return puredp.AmplifyRanges(ranges, k, eps) }
+				var mb *mixing.Bounds // the comparator; none for ranges or beyond mixing.MaxFlips
+				if ranges == nil {
+					amplify = func(eps float64) (puredp.Level, error) { return puredp.Amplify(d, k, c, eps) }
+					mb, _ = mixing.New(mixing.Kernel{D: d, K: k, C: c})
 				}
 				inf, err := amplify(math.Inf(1))
 				if err != nil {
@@ -206,7 +203,7 @@ func runPure(ctx context.Context, args []string, stdout, stderr io.Writer) error
 					if ranges != nil {
 						r.C, r.Ranges = 0, formatRanges(ranges)
 					}
-					if merr == nil {
+					if mb != nil {
 						r.UltraMixing, _ = mb.Theorem1(mixing.UltraMixing, eps, 0)
 					}
 					if *method == "lp" {
