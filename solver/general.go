@@ -208,6 +208,7 @@ func FullFits(d, k int) bool {
 type verified struct {
 	value, divPQ, divQP float64
 	corners             []string
+	idx                 []int // corner index of each entry of p and q
 	p, q                []float64
 }
 
@@ -217,43 +218,56 @@ type verified struct {
 // configuration. A witness whose constraints exceed eps by more than 1e-12
 // relative is rejected.
 func verifyWitness(cf corner.Config, d, k int, c, alpha, eps float64, x, y []float64, full bool) (verified, bool) {
-	pts := cf.Corners()
-	var v verified
-	mx, my := map[int]float64{}, map[int]float64{}
-	var order []int
-	for j, z := range pts {
-		if x[j] == 0 && y[j] == 0 {
-			continue
-		}
-		if _, ok := mx[z]; !ok {
-			order = append(order, z)
-		}
-		mx[z] += x[j]
-		my[z] += y[j]
-	}
-	for _, z := range order {
-		v.corners = append(v.corners, corner.Name(z, d))
-		v.p = append(v.p, mx[z])
-		v.q = append(v.q, my[z])
-	}
-	v.divPQ = logDiv(alpha, v.p, v.q) / (alpha - 1)
-	v.divQP = logDiv(alpha, v.q, v.p) / (alpha - 1)
-	if v.divPQ > eps*(1+1e-12) || v.divQP > eps*(1+1e-12) {
+	v, ok := mergeWitness(cf.Corners(), d, alpha, eps, x, y)
+	if !ok {
 		return v, false
 	}
 	var logF float64
 	if full {
 		ch := corner.Full(d, k, c)
-		X, Y := make([]float64, ch.Inputs()), make([]float64, ch.Inputs())
-		for i, z := range order {
-			X[z], Y[z] = v.p[i], v.q[i]
-		}
+		X, Y := v.spread(ch.Inputs())
 		logF = FullLogF(ch, alpha, X, Y)
 	} else {
 		logF = ConfigProgram(cf, k, c, alpha).LogF(x, y)
 	}
 	v.value = logF / (alpha - 1)
 	return v, !math.IsNaN(v.value) && !math.IsInf(v.value, 0)
+}
+
+// mergeWitness returns the witness of masses x, y on the support points
+// pts (corner indices, coinciding corners merged, zero pairs dropped) with
+// both divergences, and false if either exceeds eps by more than 1e-12
+// relative. The value is left to the caller.
+func mergeWitness(pts [corner.Points]int, d int, alpha, eps float64, x, y []float64) (verified, bool) {
+	var v verified
+	mx, my := map[int]float64{}, map[int]float64{}
+	for j, z := range pts {
+		if x[j] == 0 && y[j] == 0 {
+			continue
+		}
+		if _, ok := mx[z]; !ok {
+			v.idx = append(v.idx, z)
+		}
+		mx[z] += x[j]
+		my[z] += y[j]
+	}
+	for _, z := range v.idx {
+		v.corners = append(v.corners, corner.Name(z, d))
+		v.p = append(v.p, mx[z])
+		v.q = append(v.q, my[z])
+	}
+	v.divPQ = logDiv(alpha, v.p, v.q) / (alpha - 1)
+	v.divQP = logDiv(alpha, v.q, v.p) / (alpha - 1)
+	return v, v.divPQ <= eps*(1+1e-12) && v.divQP <= eps*(1+1e-12)
+}
+
+// spread returns the witness's masses on all n corners.
+func (v *verified) spread(n int) (X, Y []float64) {
+	X, Y = make([]float64, n), make([]float64, n)
+	for i, z := range v.idx {
+		X[z], Y[z] = v.p[i], v.q[i]
+	}
+	return X, Y
 }
 
 // slot is the best pair one search of stagedSearch found on one support.

@@ -536,35 +536,12 @@ func (rs *rangeSearch) run(ctx context.Context, target float64, workers int, rec
 // 1e-12 relative, then recomputes the objective on the full channel
 // corner.FullRanges (all 2^d corners, (k+1)^d outputs).
 func (rs *rangeSearch) verify(sup [corner.Points]int, x, y []float64) (verified, bool) {
-	d := rs.d
-	var v verified
-	mx, my := map[int]float64{}, map[int]float64{}
-	var order []int
-	for j, z := range sup {
-		if x[j] == 0 && y[j] == 0 {
-			continue
-		}
-		if _, ok := mx[z]; !ok {
-			order = append(order, z)
-		}
-		mx[z] += x[j]
-		my[z] += y[j]
-	}
-	for _, z := range order {
-		v.corners = append(v.corners, corner.Name(z, d))
-		v.p = append(v.p, mx[z])
-		v.q = append(v.q, my[z])
-	}
-	v.divPQ = logDiv(rs.alpha, v.p, v.q) / (rs.alpha - 1)
-	v.divQP = logDiv(rs.alpha, v.q, v.p) / (rs.alpha - 1)
-	if !(v.divPQ <= rs.eps*(1+1e-12) && v.divQP <= rs.eps*(1+1e-12)) {
+	v, ok := mergeWitness(sup, rs.d, rs.alpha, rs.eps, x, y)
+	if !ok {
 		return v, false
 	}
 	ch := corner.FullRanges(rs.k, rs.lo, rs.hi)
-	X, Y := make([]float64, ch.Inputs()), make([]float64, ch.Inputs())
-	for i, z := range order {
-		X[z], Y[z] = v.p[i], v.q[i]
-	}
+	X, Y := v.spread(ch.Inputs())
 	v.value = FullLogF(ch, rs.alpha, X, Y) / (rs.alpha - 1)
 	return v, !math.IsNaN(v.value) && !math.IsInf(v.value, 0)
 }
