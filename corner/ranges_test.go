@@ -1,6 +1,7 @@
 package corner
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -50,7 +51,6 @@ func denseRanges(k int, sizes []int, lo, hi []float64) [][]float64 {
 
 func TestNewRangesMatchesDense(t *testing.T) {
 	t.Parallel()
-	const tol = 1e-13
 	rnd := rand.New(rand.NewPCG(2, 2))
 	for _, tc := range []struct {
 		k      int
@@ -69,30 +69,7 @@ func TestNewRangesMatchesDense(t *testing.T) {
 		if ch.Outputs() != len(K) || ch.Inputs() != 1<<len(tc.sizes) {
 			t.Fatalf("%+v: sizes %d x %d, want %d x %d", tc, ch.Outputs(), ch.Inputs(), len(K), 1<<len(tc.sizes))
 		}
-		x := make([]float64, ch.Inputs())
-		for i := range x {
-			x[i] = rnd.Float64()
-		}
-		got := make([]float64, ch.Outputs())
-		ch.Apply(got, x, nil)
-		col := make([]float64, ch.Outputs())
-		for m := range K {
-			var want float64
-			for z, v := range x {
-				want += K[m][z] * v
-			}
-			if !scalar.EqualWithinAbsOrRel(got[m], want, 0, tol) {
-				t.Errorf("%+v: (Kx)[%d] = %v, want %v", tc, m, got[m], want)
-			}
-		}
-		for z := range x {
-			ch.LogColumn(col, z)
-			for m := range K {
-				if want := math.Log(K[m][z]); !scalar.EqualWithinAbsOrRel(col[m], want, 1e-13, 1e-13) {
-					t.Errorf("%+v: log K[%d, %d] = %v, want %v", tc, m, z, col[m], want)
-				}
-			}
-		}
+		checkDense(t, fmt.Sprintf("%+v", tc), ch, K, rnd)
 	}
 }
 
