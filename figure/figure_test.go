@@ -9,6 +9,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -276,7 +277,7 @@ func TestPrepareLayout(t *testing.T) {
 				t.Errorf("%s: panel %d is %+v, want %+v", tc.name, i, got, tc.cells[i])
 			}
 		}
-		if tc.legend != nil && !equalKinds(f.Legend, tc.legend) {
+		if tc.legend != nil && !slices.Equal(f.Legend, tc.legend) {
 			t.Errorf("%s: legend %v, want %v", tc.name, f.Legend, tc.legend)
 		}
 		// Default size: PanelWidth per column, PanelHeight per row plus
@@ -285,18 +286,6 @@ func TestPrepareLayout(t *testing.T) {
 			t.Errorf("%s: size %v x %v", tc.name, f.Width, f.Height)
 		}
 	}
-}
-
-func equalKinds(a, b []Kind) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // TestPrepareRanges checks the axis ranges and the title of each view on

@@ -2,6 +2,7 @@ package rdp
 
 import (
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -258,22 +259,10 @@ func TestReadCSV(t *testing.T) {
 			t.Errorf("%s: %v", tc.desc, err)
 			continue
 		}
-		if !equal(c.Orders, tc.orders) || !equal(c.Eps, tc.eps) {
+		if !slices.Equal(c.Orders, tc.orders) || !slices.Equal(c.Eps, tc.eps) {
 			t.Errorf("%s: got %v %v, want %v %v", tc.desc, c.Orders, c.Eps, tc.orders, tc.eps)
 		}
 	}
-}
-
-func equal(a, b []float64) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 func TestToApproxEdges(t *testing.T) {
@@ -334,7 +323,7 @@ func TestFromBounds(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := []float64{0.2, 0.2, 0.4, 0.4}; !equal(c.Eps, want) {
+	if want := []float64{0.2, 0.2, 0.4, 0.4}; !slices.Equal(c.Eps, want) {
 		t.Errorf("FromBounds: %v, want %v", c.Eps, want)
 	}
 	if err := c.Validate(); err != nil {
