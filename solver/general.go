@@ -134,20 +134,31 @@ func Maximize(ctx context.Context, d, k int, c, alpha, eps float64, workers int,
 	}
 	if best.config >= 0 {
 		if v, ok := verifyWitness(configs[best.config], d, k, c, alpha, eps, best.x, best.y, full); ok && v.value > res.Lower {
-			res.Lower = v.value
-			res.Corners, res.P, res.Q = v.corners, v.p, v.q
-			res.DivPQ, res.DivQP = v.divPQ, v.divQP
-			res.Method = MethodConfigSearch
+			res.adopt(v, MethodConfigSearch)
 		}
 	}
-	res.Lower = math.Min(res.Lower, res.Upper)
-	res.Status = Witness
-	if res.Upper-res.Lower <= tol {
-		res.Status = Certified
-	}
-	res.Stats.Complete = rec.Complete
-	res.Stats.Runtime = time.Since(start)
+	res.settle(tol, rec, start)
 	return res, rec, nil
+}
+
+// adopt makes the verified witness v, found by method, the result's.
+func (r *Result) adopt(v verified, method string) {
+	r.Lower = v.value
+	r.Corners, r.P, r.Q = v.corners, v.p, v.q
+	r.DivPQ, r.DivQP = v.divPQ, v.divQP
+	r.Method = method
+}
+
+// settle ends a search: Lower no higher than Upper, the status for tol and
+// the search's completeness and time.
+func (r *Result) settle(tol float64, rec *Search, start time.Time) {
+	r.Lower = math.Min(r.Lower, r.Upper)
+	r.Status = Witness
+	if r.Upper-r.Lower <= tol {
+		r.Status = Certified
+	}
+	r.Stats.Complete = rec.Complete
+	r.Stats.Runtime = time.Since(start)
 }
 
 // searchConfig runs the local search of one configuration and returns its

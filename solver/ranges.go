@@ -131,19 +131,10 @@ func MaximizeRanges(ctx context.Context, ranges []bounds.Range, k int, alpha, ep
 		// The search's witness replaces the pair only when clearly better
 		// (it often finds the same pair, up to rounding).
 		if v, ok := rs.verify(best.sup, best.x, best.y); ok && v.value > res.Lower*(1+rangeTieRel) {
-			res.Lower = v.value
-			res.Corners, res.P, res.Q = v.corners, v.p, v.q
-			res.DivPQ, res.DivQP = v.divPQ, v.divQP
-			res.Method = MethodRangeSearch
+			res.adopt(v, MethodRangeSearch)
 		}
 	}
-	res.Lower = math.Min(res.Lower, res.Upper)
-	res.Status = Witness
-	if res.Upper-res.Lower <= tol {
-		res.Status = Certified
-	}
-	res.Stats.Complete = rec.Complete
-	res.Stats.Runtime = time.Since(start)
+	res.settle(tol, rec, start)
 	return res, rec, nil
 }
 
