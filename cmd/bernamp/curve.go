@@ -107,13 +107,6 @@ type summaryRow struct {
 
 var summaryHeader = []string{"bound", "eps", "delta", "order", "delta_in", "eps_in", "warning"}
 
-func optFloat(v *float64) string {
-	if v == nil {
-		return ""
-	}
-	return fmtFloat(*v)
-}
-
 func (s *summaryRow) csvFields() []string {
 	eps := "none"
 	if s.Eps != nil {

@@ -121,6 +121,13 @@ func newRecord(r bernamp.Result, timing bool) *record {
 // fmtFloat is the shortest decimal that parses back to v.
 func fmtFloat(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
 
+func optFloat(v *float64) string {
+	if v == nil {
+		return ""
+	}
+	return fmtFloat(*v)
+}
+
 // point names the grid point of the row.
 func (r *record) point() string {
 	s := pointString(bernamp.Params{D: r.D, K: r.K, C: r.C, Alpha: r.Alpha, Eps: r.Eps})

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
@@ -37,36 +36,19 @@ type pureRow struct {
 	EpsOutUpper float64 `json:"eps_out_upper"`
 	Asymptote   float64 `json:"asymptote"` // d k log((1-c)/c) rounded up: the level whatever eps
 	// UltraMixing is the eps' of Balle et al. (2019), Theorem 1 item (4),
-	// with delta = 0: an upper bound, NaN (empty in CSV) when d k is beyond
-	// mixing.MaxFlips.
-	UltraMixing float64 `json:"ultra_mixing"`
-	Method      string  `json:"method"` // closed or lp
+	// with delta = 0: an upper bound; null (empty in CSV) with --range or
+	// when d k is beyond mixing.MaxFlips.
+	UltraMixing *float64 `json:"ultra_mixing"`
+	Method      string   `json:"method"` // closed or lp
 }
 
 func (r *pureRow) csvFields() []string {
-	um := ""
-	if !math.IsNaN(r.UltraMixing) {
-		um = fmtFloat(r.UltraMixing)
-	}
 	c := fmtFloat(r.C)
 	if r.Ranges != "" {
 		c = r.Ranges
 	}
 	return []string{strconv.Itoa(r.D), strconv.Itoa(r.K), c, fmtFloat(r.Eps), fmtFloat(r.EpsOut),
-		fmtFloat(r.EpsOutLower), fmtFloat(r.EpsOutUpper), fmtFloat(r.Asymptote), um, r.Method}
-}
-
-// MarshalJSON writes a missing ultra_mixing as null (JSON has no NaN).
-func (r *pureRow) MarshalJSON() ([]byte, error) {
-	type plain pureRow
-	var um *float64
-	if !math.IsNaN(r.UltraMixing) {
-		um = &r.UltraMixing
-	}
-	return json.Marshal(struct {
-		*plain
-		UltraMixing *float64 `json:"ultra_mixing"`
-	}{(*plain)(r), um})
+		fmtFloat(r.EpsOutLower), fmtFloat(r.EpsOutUpper), fmtFloat(r.Asymptote), optFloat(r.UltraMixing), r.Method}
 }
 
 // pureLPTol is the largest relative difference allowed between the LP
@@ -85,8 +67,8 @@ func (r *pureRow) crossCheck() string {
 		return fmt.Sprintf("the LP gives %v, the closed form %v", r.EpsOut, r.EpsOutUpper)
 	case r.EpsOutLower > math.Min(r.Eps, r.Asymptote):
 		return fmt.Sprintf("eps_out_lower %v > min(eps, asymptote) = %v", r.EpsOutLower, math.Min(r.Eps, r.Asymptote))
-	case r.UltraMixing < r.EpsOutLower:
-		return fmt.Sprintf("ultra_mixing %v < eps_out_lower %v", r.UltraMixing, r.EpsOutLower)
+	case r.UltraMixing != nil && *r.UltraMixing < r.EpsOutLower:
+		return fmt.Sprintf("ultra_mixing %v < eps_out_lower %v", *r.UltraMixing, r.EpsOutLower)
 	}
 	return ""
 }
@@ -199,12 +181,13 @@ func runPure(ctx context.Context, args []string, stdout, stderr io.Writer) error
 						return err
 					}
 					r := &pureRow{D: d, K: k, C: c, Eps: eps, EpsOut: l.Eps, EpsOutLower: l.Lower, EpsOutUpper: l.Upper,
-						Asymptote: inf.Upper, UltraMixing: math.NaN(), Method: *method}
+						Asymptote: inf.Upper, Method: *method}
 					if ranges != nil {
 						r.C, r.Ranges = 0, formatRanges(ranges)
 					}
 					if mb != nil {
-						r.UltraMixing, _ = mb.Theorem1(mixing.UltraMixing, eps, 0)
+						um, _ := mb.Theorem1(mixing.UltraMixing, eps, 0)
+						r.UltraMixing = &um
 					}
 					if *method == "lp" {
 						res, err := puredp.LP(d, k, c, eps)
@@ -249,8 +232,8 @@ func runPure(ctx context.Context, args []string, stdout, stderr io.Writer) error
 				c = r.Ranges
 			}
 			um := "-"
-			if !math.IsNaN(r.UltraMixing) {
-				um = fmt.Sprintf("%.6g", r.UltraMixing)
+			if r.UltraMixing != nil {
+				um = fmt.Sprintf("%.6g", *r.UltraMixing)
 			}
 			fmt.Fprintf(tw, "%d\t%d\t%s\t%s\t%.10g\t%.10g\t%.6g\t%s\t%s\n", r.D, r.K, c, fmtFloat(r.Eps),
 				r.EpsOut, r.EpsOutUpper, r.Asymptote, um, r.Method)
