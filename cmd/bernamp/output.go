@@ -121,6 +121,7 @@ func newRecord(r bernamp.Result, timing bool) *record {
 // fmtFloat is the shortest decimal that parses back to v.
 func fmtFloat(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
 
+// optFloat is fmtFloat of *v, or "" for nil: a value that does not exist.
 func optFloat(v *float64) string {
 	if v == nil {
 		return ""
