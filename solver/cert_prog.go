@@ -2,6 +2,7 @@ package solver
 
 import (
 	"math"
+	"slices"
 
 	"github.com/bernamp/bernamp/corner"
 	"github.com/bernamp/bernamp/internal/logspace"
@@ -60,6 +61,7 @@ func newCertProgram(d, k int, c, alpha, eps, logS float64) *certProgram {
 			p.lK[m*n+z] = v
 		}
 	}
+	memo := make(map[[3]float64]float64)
 	for m := range M {
 		row := p.lK[m*n : m*n+n]
 		lo, hi := row[0], row[0]
@@ -84,7 +86,9 @@ func newCertProgram(d, k int, c, alpha, eps, logS float64) *certProgram {
 		dp := (logE - lo) / (alpha - 1)
 		dp += 1e-12 + 1e-14*(math.Abs(dp)+math.Abs(logE)+math.Abs(lo))
 		w = math.Min(w, dp)
-		p.rootLo[m], p.rootHi[m] = -w, w
+		// Bernoulli data processing on the symmetry domain (certRootRow).
+		bl, bh := certRootRow(alpha, logE, row, memo)
+		p.rootLo[m], p.rootHi[m] = math.Max(-w, bl), math.Min(w, bh)
 	}
 	// Symmetry domain (docs/certificates.md): x_0 >= x_z, and the
 	// weight-one corners sorted by index, x_1 >= x_2 >= x_4 >= ... (d = 2:
@@ -96,6 +100,240 @@ func newCertProgram(d, k int, c, alpha, eps, logS float64) *certProgram {
 		p.sym = append(p.sym, [2]int{1 << (l + 1), 1 << l})
 	}
 	return p
+}
+
+// certRootRow returns lower and upper bounds on log t_m = log(u/v),
+// u = (Kx)_m and v = (Ky)_m, over the feasible pairs (x, y) with x in the
+// symmetry domain, for the row lK = log K[m, .] (docs/certificates.md, "Root
+// box: Bernoulli data processing"). With lo <= min K[m, .] < max K[m, .] <=
+// hi and w_z = (K[m, z] - lo)/(hi - lo) in [0, 1], u = lo + (hi - lo) X for
+// X = w'x, v = lo + (hi - lo) Y for Y = w'y, so t_m = (L + X)/(L + Y) with
+// L = lo/(hi - lo), and the channel z -> Bernoulli(w_z) gives, by data
+// processing, D(X, Y) <= E and D(Y, X) <= E for
+//
+//	D(X, Y) = X^alpha Y^(1-alpha) + (1-X)^alpha (1-Y)^(1-alpha).
+//
+// The symmetry rows x_z <= x_0 put X in [Xlo, Xhi], the least and largest
+// mean of w over the sets of corners that contain 0 (every such x is a
+// convex combination of the uniform distributions on its superlevel sets,
+// which contain 0). y is free. So log t_m <= certRootRatio(.., L, Xhi, 0)
+// and log t_m >= -certRootRatio(.., L, 1, Xlo) (the set is symmetric in
+// (X, Y)). A row with lo = hi gives (-Inf, Inf): the caller's bound holds.
+// memo holds the values of certRootRatio by (L, xcap, yfloor).
+func certRootRow(alpha, logE float64, lK []float64, memo map[[3]float64]float64) (lower, upper float64) {
+	llo, lhi := lK[0], lK[0]
+	for _, v := range lK {
+		llo, lhi = math.Min(llo, v), math.Max(lhi, v)
+	}
+	// LogColumn is accurate to a few ulps of |log K|: widen the range by
+	// ten times that.
+	llo -= 1e-13 + 1e-14*math.Abs(llo)
+	lhi += 1e-13 + 1e-14*math.Abs(lhi)
+	s := lhi - llo
+	// L = 1/expm1(s), to a few ulps times (1 + s) (the rounding of s),
+	// rounded down: (L + X)/(L + Y) decreases with L for X > Y.
+	L := 1 / math.Expm1(s) * (1 - 1e-15*(8+s))
+	if !(L > 0) || math.IsInf(L, 1) {
+		return math.Inf(-1), math.Inf(1)
+	}
+	// w_z = L expm1(log K - lo): its absolute error is below (1 + L) times
+	// the relative error of K (ten ulps of |log K|) plus a few ulps of s
+	// times w; wpad covers it and the rounding of the means below.
+	wpad := 1e-13 * (1 + L) * (8 + s + math.Abs(llo) + math.Abs(lhi))
+	w0 := L * math.Expm1(lK[0]-llo)
+	var rest []float64
+	for _, v := range lK[1:] {
+		rest = append(rest, L*math.Expm1(v-llo))
+	}
+	slices.Sort(rest)
+	xlo, xhi := w0, w0
+	sum := w0
+	for j, v := range rest { // corner 0 and the j+1 smallest w
+		sum += v
+		xlo = math.Min(xlo, sum/float64(j+2))
+	}
+	sum = w0
+	for j := range rest { // corner 0 and the j+1 largest w
+		sum += rest[len(rest)-1-j]
+		xhi = math.Max(xhi, sum/float64(j+2))
+	}
+	xlo, xhi = math.Max(0, xlo-wpad), math.Min(1, xhi+wpad)
+	ratio := func(xcap, yfloor float64) float64 {
+		key := [3]float64{L, xcap, yfloor}
+		r, ok := memo[key]
+		if !ok {
+			r = certRootRatio(alpha, logE, L, xcap, yfloor)
+			memo[key] = r
+		}
+		return r
+	}
+	return -ratio(1, xlo), ratio(xhi, 0)
+}
+
+// certRootTol is the slack allowed in a root bound, in log t.
+const certRootTol = 1e-3
+
+// certRootRatio returns an upper bound on log((L + X)/(L + Y)) over the
+// (X, Y) in [0, 1]^2 with D(X, Y) <= E, D(Y, X) <= E (certRootRow), X <=
+// xcap and Y >= yfloor, L > 0; at least 0 (X = Y is feasible).
+//
+// f(Y) = min(xcap, Xmax(Y)), Xmax(Y) the largest feasible X given Y, is
+// concave (the feasible set is convex: D is jointly convex) and does not
+// decrease (for X >= Y both D(X, Y) and D(Y, X) grow with X and fall with
+// Y). At points Y_i, a bisection with an outward-rounded test gives up_i >=
+// f(Y_i) (a point proved infeasible) and lo_i <= f(Y_i) (one proved
+// feasible). On a cell [Y_i, Y_i+1], f is at most up_i+1 (monotone) and, by
+// concavity, the chord through (Y_i-1, lo_i-1), (Y_i, up_i) extended to the
+// right, and the chord through (Y_i+1, up_i+1), (Y_i+2, lo_i+2) extended to
+// the left. (L + l(Y))/(L + Y) is monotone for a line l, so on any
+// subinterval the ratio is at most the least over these lines of the larger
+// end value; each cell is cut where the two chords cross. Cells, first a
+// geometric grid in L + Y, are split where the bound is largest until it is
+// within certRootTol of a proved feasible ratio (at most 256 splits).
+func certRootRatio(alpha, logE, L, xcap, yfloor float64) float64 {
+	if yfloor >= 1 {
+		return 0
+	}
+	type point struct{ y, up, lo float64 }
+	// at returns the point at y: up >= f(y) >= lo.
+	at := func(y float64) point {
+		if y <= 0 { // D(X, 0) = +Inf for X > 0
+			return point{0, 0, 0}
+		}
+		if y >= 1 {
+			return point{1, math.Min(1, xcap), math.Min(1, xcap)}
+		}
+		ly, l1y := math.Log(y), math.Log1p(-y)
+		// test returns +1 when (x, y) violates a constraint, -1 when it
+		// satisfies both, 0 when log D is within the error of its evaluation
+		// (a few ulps of the largest term, alpha (|log x| + ...)) of log Ê.
+		// At x = 1 > y, D(y, x) is +Inf.
+		test := func(x float64) int {
+			if x >= 1 {
+				return 1
+			}
+			lx, l1x := math.Log(x), math.Log1p(-x)
+			err := 1e-13 + 1e-15*(alpha*(math.Abs(lx)+math.Abs(ly)+math.Abs(l1x)+math.Abs(l1y))+8)
+			g := math.Max(logspace.Add(alpha*lx+(1-alpha)*ly, alpha*l1x+(1-alpha)*l1y),
+				logspace.Add(alpha*ly+(1-alpha)*lx, alpha*l1y+(1-alpha)*l1x))
+			switch {
+			case g-err > logE:
+				return 1
+			case g+err <= logE:
+				return -1
+			}
+			return 0
+		}
+		// Bisection in log x from x = y (feasible: D = 1) to x = 1
+		// (infeasible), to 1e-6 relative or until the test cannot decide.
+		l, h := ly, 0.0
+		p := point{y: y, up: 1, lo: y}
+	bisect:
+		for h-l > 1e-6 {
+			mid := (l + h) / 2
+			x := math.Exp(mid)
+			switch test(x) {
+			case 1:
+				h, p.up = mid, x
+			case -1:
+				l, p.lo = mid, x
+			default:
+				break bisect
+			}
+		}
+		p.up, p.lo = math.Min(p.up, xcap), math.Min(p.lo, xcap)
+		return p
+	}
+	// ratio returns log((L + l)/(L + y)) rounded up for an upper bound l on
+	// f(y) that was formed with absolute error below e.
+	ratio := func(l, e, y float64) float64 {
+		lu, ly := math.Log(L+math.Max(0, l+e)), math.Log(L+y)
+		// The sums and logs are within 2 ulps each.
+		return lu - ly + 1e-12 + 1e-15*(math.Abs(lu)+math.Abs(ly))
+	}
+	// line is the upper bound y0 + s (y - x0) on f, with its error.
+	type line struct{ x0, y0, s float64 }
+	eval := func(ln line, y float64) float64 {
+		d := ln.s * (y - ln.x0)
+		return ratio(ln.y0+d, 1e-14*(math.Abs(ln.y0)+math.Abs(d)), y)
+	}
+	pts := []point{at(yfloor)}
+	// cell returns the bound on cell i, [pts[i].y, pts[i+1].y].
+	cell := func(i int) float64 {
+		a, b := pts[i].y, pts[i+1].y
+		lines := []line{{b, pts[i+1].up, 0}}
+		if i >= 1 {
+			p, q := pts[i-1], pts[i]
+			lines = append(lines, line{q.y, q.up, (q.up - p.lo) / (q.y - p.y)})
+		}
+		if i+2 < len(pts) {
+			r, t := pts[i+1], pts[i+2]
+			lines = append(lines, line{r.y, r.up, (t.lo - r.up) / (t.y - r.y)})
+		}
+		cut := []float64{a}
+		if len(lines) == 3 && lines[1].s != lines[2].s {
+			// Where the chords cross: any cut point is valid.
+			if c := (lines[2].y0 - lines[1].y0 + lines[1].s*lines[1].x0 - lines[2].s*lines[2].x0) / (lines[1].s - lines[2].s); c > a && c < b {
+				cut = append(cut, c)
+			}
+		}
+		cut = append(cut, b)
+		r := math.Inf(-1)
+		for k := 0; k+1 < len(cut); k++ {
+			best := math.Inf(1)
+			for _, ln := range lines {
+				best = math.Min(best, math.Max(eval(ln, cut[k]), eval(ln, cut[k+1])))
+			}
+			r = math.Max(r, best)
+		}
+		return r
+	}
+	// Initial points: L + Y in a geometric grid from L + yfloor to 1 + L,
+	// ratio about 2 (at most 64 cells).
+	bot, top := math.Log(L+yfloor), math.Log1p(L)
+	nc := max(1, int(math.Min(64, math.Ceil((top-bot)/math.Ln2))))
+	for i := 1; i <= nc; i++ {
+		y := 1.0
+		if i < nc {
+			y = math.Min(1, math.Exp(bot+(top-bot)*float64(i)/float64(nc))-L)
+		}
+		if y > pts[len(pts)-1].y {
+			pts = append(pts, at(y))
+		}
+	}
+	// feas is a proved feasible log ratio (P = Q gives 0).
+	feas := 0.0
+	for _, p := range pts {
+		feas = math.Max(feas, math.Log(L+p.lo)-math.Log(L+p.y))
+	}
+	ub := make([]float64, len(pts)-1)
+	for i := range ub {
+		ub[i] = cell(i)
+	}
+	for range 256 {
+		worst := 0
+		for i := range ub {
+			if ub[i] > ub[worst] {
+				worst = i
+			}
+		}
+		a, b := pts[worst].y, pts[worst+1].y
+		// Split at the geometric midpoint of L + Y.
+		y := math.Exp((math.Log(L+a)+math.Log(L+b))/2) - L
+		if ub[worst]-feas <= certRootTol || !(y > a && y < b) {
+			break
+		}
+		p := at(y)
+		feas = math.Max(feas, math.Log(L+p.lo)-math.Log(L+p.y))
+		j := worst + 1
+		pts = slices.Insert(pts, j, p)
+		ub = slices.Insert(ub, j, 0)
+		// Cell i depends on points i-1 .. i+2.
+		for i := max(0, j-2); i <= min(len(ub)-1, j+1); i++ {
+			ub[i] = cell(i)
+		}
+	}
+	return math.Max(0, slices.Max(ub))
 }
 
 // certCut is a tangent cut at ratio e^lt on corner z: of the P||Q
