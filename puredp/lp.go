@@ -5,15 +5,16 @@ import (
 	"fmt"
 	"math"
 
+	"gonum.org/v1/gonum/mat"
+	"gonum.org/v1/gonum/optimize/convex/lp"
 	"gonum.org/v1/gonum/stat/combin"
 
 	"github.com/bernamp/bernamp/internal/logspace"
-	"gonum.org/v1/gonum/mat"
-	"gonum.org/v1/gonum/optimize/convex/lp"
 )
 
-// Limits of LP: the programs have 4*2^d + 1 columns and one is solved per
-// output class, C(d + floor(k/2), d) of them (see LP).
+// Limits of LP: each program has 3 rows and 2 n + 1 columns for n <= 2^d
+// classes of corners, and one is solved per output class, C(d + floor(k/2),
+// d) of them (see LP).
 const (
 	MaxLPD = 6  // largest d
 	MaxLPK = 16 // largest k
