@@ -12,9 +12,8 @@ import (
 	"strings"
 	"time"
 
-	"gonum.org/v1/gonum/stat/combin"
-
 	"gonum.org/v1/gonum/mat"
+	"gonum.org/v1/gonum/stat/combin"
 
 	"github.com/bernamp/bernamp"
 	"github.com/bernamp/bernamp/baseline"

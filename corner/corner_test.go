@@ -7,9 +7,8 @@ import (
 	"slices"
 	"testing"
 
-	"gonum.org/v1/gonum/stat/combin"
-
 	"gonum.org/v1/gonum/floats/scalar"
+	"gonum.org/v1/gonum/stat/combin"
 )
 
 // dense returns K[m, z] computed coordinate by coordinate from the
