@@ -17,15 +17,14 @@ import (
 // Binomial(2, c) and Binomial(2, 1-c). docs/engine.md says what is proved
 // (supports of at most 2 points, and alpha = inf) and what is not.
 //
-// For d = 1 it searches pairs P, Q on theta in [c, 1-c] with interior
-// points (random supports of up to 5 points, a few hundred steps of a
-// (1+1) evolution strategy each, every candidate pulled toward its
-// midpoint until both divergences are <= eps) and fails if one beats the
-// certified post_upper of the corner program. The corners are among the
-// points of every start, so the search can always reach the corner value;
-// it reaches it (to about 1e-9) and nothing above. D(PB||QB) in float64
-// on a few points carries relative errors near 1e-15, below the margin
-// post_upper - post (about 1e-12 for d = 1).
+// It searches pairs P, Q on [c, 1-c]^d supported on the 2^d corners and 1
+// to 3 free points (a few hundred steps of a (1+1) evolution strategy per
+// start, every candidate pulled toward its midpoint until both divergences
+// are <= eps) and fails if one beats the certified post_upper of the
+// corner program. With the corners available the search can always reach
+// the corner value; it reaches it (to about 1e-9) and nothing above.
+// D(PB||QB) in float64 on a few points carries relative errors near 1e-15,
+// below the margin post_upper - post (1e-12 to 1e-9).
 func TestInteriorPairs(t *testing.T) {
 	points := []bernamp.Params{
 		{D: 1, K: 2, C: 0.1, Alpha: 2, Eps: 1},
@@ -33,6 +32,8 @@ func TestInteriorPairs(t *testing.T) {
 		{D: 1, K: 4, C: 0.1, Alpha: 5, Eps: 1},
 		{D: 1, K: 3, C: 0.3, Alpha: 2, Eps: 0.5},
 		{D: 1, K: 4, C: 0.2, Alpha: 1.5, Eps: 0.3},
+		{D: 2, K: 2, C: 0.1, Alpha: 5, Eps: 1},
+		{D: 2, K: 2, C: 0.3, Alpha: 2, Eps: 0.5},
 	}
 	starts, steps := 40, 400
 	if testing.Short() {
@@ -58,23 +59,32 @@ func TestInteriorPairs(t *testing.T) {
 }
 
 // interiorSearch is a (1+1) evolution strategy over pairs of distributions
-// on n points of [c, 1-c]: positions and log-masses are the genes.
+// on points of [c, 1-c]^d: the 2^d corners (fixed) and free points whose
+// coordinates are genes, as are the log-masses.
 type interiorSearch struct {
 	rng   *rand.Rand
 	p     bernamp.Params
-	theta []float64
-	lx    []float64 // log-masses of P, unnormalized
+	theta [][]float64 // the corners first, then the free points
+	lx    []float64   // log-masses of P, unnormalized
 	ly    []float64
 	step  float64
 }
 
 func newInteriorSearch(rng *rand.Rand, p bernamp.Params) *interiorSearch {
-	n := 2 + rng.IntN(4)
-	s := &interiorSearch{rng: rng, p: p, theta: make([]float64, n), lx: make([]float64, n), ly: make([]float64, n), step: 1}
+	corners := 1 << p.D
+	n := corners + 1 + rng.IntN(3)
+	s := &interiorSearch{rng: rng, p: p, theta: make([][]float64, n), lx: make([]float64, n), ly: make([]float64, n), step: 1}
 	for i := range n {
-		s.theta[i] = p.C + (1-2*p.C)*rng.Float64()
-		if i < 2 {
-			s.theta[i] = []float64{p.C, 1 - p.C}[i] // keep the corners available
+		s.theta[i] = make([]float64, p.D)
+		for l := range p.D {
+			switch {
+			case i >= corners:
+				s.theta[i][l] = p.C + (1-2*p.C)*rng.Float64()
+			case i>>l&1 == 1:
+				s.theta[i][l] = 1 - p.C
+			default:
+				s.theta[i][l] = p.C
+			}
 		}
 		s.lx[i], s.ly[i] = 2*rng.NormFloat64(), 2*rng.NormFloat64()
 	}
@@ -84,14 +94,20 @@ func newInteriorSearch(rng *rand.Rand, p bernamp.Params) *interiorSearch {
 // climb runs the strategy for the given number of steps and returns the
 // best feasible value found.
 func (s *interiorSearch) climb(steps int) float64 {
+	corners := 1 << s.p.D
 	best := s.value(s.theta, s.lx, s.ly)
 	for range steps {
-		th := append([]float64(nil), s.theta...)
+		th := make([][]float64, len(s.theta))
+		for i := range th {
+			th[i] = append([]float64(nil), s.theta[i]...)
+		}
 		lx := append([]float64(nil), s.lx...)
 		ly := append([]float64(nil), s.ly...)
 		for i := range th {
-			if i >= 2 && s.rng.IntN(3) == 0 {
-				th[i] = min(1-s.p.C, max(s.p.C, th[i]+0.1*s.step*s.rng.NormFloat64()))
+			if i >= corners && s.rng.IntN(3) == 0 {
+				for l := range th[i] {
+					th[i][l] = min(1-s.p.C, max(s.p.C, th[i][l]+0.1*s.step*s.rng.NormFloat64()))
+				}
 			}
 			if s.rng.IntN(2) == 0 {
 				lx[i] += s.step * s.rng.NormFloat64()
@@ -112,7 +128,7 @@ func (s *interiorSearch) climb(steps int) float64 {
 
 // value returns D_alpha(PB || QB) for the pair given by the genes after the
 // pull toward the midpoint that makes it feasible.
-func (s *interiorSearch) value(theta, lx, ly []float64) float64 {
+func (s *interiorSearch) value(theta [][]float64, lx, ly []float64) float64 {
 	x, y := normalize(lx), normalize(ly)
 	// D(P_t || Q_t) for P_t = m + t (P - m) is convex in t and 0 at t = 0,
 	// so the largest feasible t is found by bisection.
@@ -137,13 +153,24 @@ func (s *interiorSearch) value(theta, lx, ly []float64) float64 {
 		}
 		px, py, _ = feasible(lo)
 	}
-	k := s.p.K
-	u, v := make([]float64, k+1), make([]float64, k+1)
-	for m := range k + 1 {
+	// Outputs: count vectors m in {0..k}^d, m_l ones among the k draws of
+	// coordinate l.
+	k, d := s.p.K, s.p.D
+	outs := 1
+	for range d {
+		outs *= k + 1
+	}
+	u, v := make([]float64, outs), make([]float64, outs)
+	for b := range outs {
 		for i, th := range theta {
-			g := float64(combin.Binomial(k, m)) * math.Pow(th, float64(m)) * math.Pow(1-th, float64(k-m))
-			u[m] += px[i] * g
-			v[m] += py[i] * g
+			g, rest := 1.0, b
+			for l := range d {
+				m := rest % (k + 1)
+				rest /= k + 1
+				g *= float64(combin.Binomial(k, m)) * math.Pow(th[l], float64(m)) * math.Pow(1-th[l], float64(k-m))
+			}
+			u[b] += px[i] * g
+			v[b] += py[i] * g
 		}
 	}
 	return renyi(u, v, s.p.Alpha)
