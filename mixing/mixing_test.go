@@ -20,24 +20,6 @@ import (
 // which grows with the size of the logs involved.
 func tolFor(n int) float64 { return 1e-12 + float64(5*(n+8))*0x1p-52 }
 
-func readRecords(t *testing.T, name string, minRows int) [][]string {
-	t.Helper()
-	recs := testref.Records(t, "../testdata/ref/"+name)
-	if len(recs) < minRows+1 {
-		t.Fatalf("%s: %d rows, want at least %d", name, len(recs)-1, minRows)
-	}
-	return recs[1:]
-}
-
-func num(t *testing.T, s string) float64 {
-	t.Helper()
-	v, err := strconv.ParseFloat(s, 64)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return v
-}
-
 func atoi(t *testing.T, s string) int {
 	t.Helper()
 	v, err := strconv.Atoi(s)
@@ -74,13 +56,13 @@ func TestAgainstHighPrecision(t *testing.T) {
 		if b, ok := cache[key]; ok {
 			return b
 		}
-		b := newBounds(t, atoi(t, rec[1]), atoi(t, rec[2]), num(t, rec[3]))
+		b := newBounds(t, atoi(t, rec[1]), atoi(t, rec[2]), testref.Float(t, rec[3]))
 		cache[key] = b
 		return b
 	}
 	seen := map[string]int{}
-	for _, rec := range readRecords(t, "mixing.csv", 400) {
-		kind, x, y, want := rec[0], num(t, rec[4]), num(t, rec[5]), num(t, rec[6])
+	for _, rec := range testref.Rows(t, "../testdata/ref/mixing.csv", 400) {
+		kind, x, y, want := rec[0], testref.Float(t, rec[4]), testref.Float(t, rec[5]), testref.Float(t, rec[6])
 		tol := tolFor(atoi(t, rec[1]) * atoi(t, rec[2]))
 		var got float64
 		switch {
@@ -93,7 +75,7 @@ func TestAgainstHighPrecision(t *testing.T) {
 		case kind == "hockey":
 			got = get(rec).HockeyStick(x)
 		case strings.HasPrefix(kind, "renyi:"):
-			got = Renyi(num(t, strings.TrimPrefix(kind, "renyi:")), x, y)
+			got = Renyi(testref.Float(t, strings.TrimPrefix(kind, "renyi:")), x, y)
 		case strings.HasPrefix(kind, "thm1_"):
 			name := strings.TrimPrefix(kind, "thm1_")
 			name, isEps := strings.CutSuffix(name, "_eps")
@@ -149,10 +131,10 @@ func itemNamed(t *testing.T, name string) Item {
 func TestApproxAgainstHighPrecision(t *testing.T) {
 	t.Parallel()
 	const searchTol = 1e-9
-	for _, rec := range readRecords(t, "mixing_approx.csv", 40) {
+	for _, rec := range testref.Rows(t, "../testdata/ref/mixing_approx.csv", 40) {
 		it := itemNamed(t, rec[0])
-		b := newBounds(t, atoi(t, rec[1]), atoi(t, rec[2]), num(t, rec[3]))
-		sigma, delta := num(t, rec[4]), num(t, rec[5])
+		b := newBounds(t, atoi(t, rec[1]), atoi(t, rec[2]), testref.Float(t, rec[3]))
+		sigma, delta := testref.Float(t, rec[4]), testref.Float(t, rec[5])
 		curve, err := rdp.Gaussian(sigma, nil)
 		if err != nil {
 			t.Fatal(err)
@@ -172,7 +154,7 @@ func TestApproxAgainstHighPrecision(t *testing.T) {
 			}
 			continue
 		}
-		want := num(t, rec[6])
+		want := testref.Float(t, rec[6])
 		if cl.Eps < want*(1-1e-12) || cl.Eps > want*(1+searchTol) {
 			t.Errorf("%s: eps %.17g (delta_in %.6g), want %.17g (delta_in %s), rel %.2g", desc, cl.Eps, cl.DeltaIn, want, rec[7], (cl.Eps-want)/want)
 		}

@@ -23,7 +23,7 @@ type refRow struct {
 func readRef(t *testing.T, path string, wantCol int) []refRow {
 	t.Helper()
 	var rows []refRow
-	for _, rec := range testref.Records(t, path)[1:] { // after the header
+	for _, rec := range testref.Rows(t, path, 1) {
 		var r refRow
 		var err error
 		ints := []*int{&r.d, &r.k}
@@ -302,10 +302,7 @@ func TestErrors(t *testing.T) {
 // linear programs over theta grids with interior points
 // (testdata/puredp/lp_ranges.csv), and symmetric ranges against Amplify.
 func TestAmplifyRanges(t *testing.T) {
-	recs := testref.Records(t, "../testdata/puredp/lp_ranges.csv")[1:]
-	if len(recs) < 5 {
-		t.Fatalf("%d rows, want 5", len(recs))
-	}
+	recs := testref.Rows(t, "../testdata/puredp/lp_ranges.csv", 5)
 	for _, rec := range recs {
 		var rs []bounds.Range
 		for _, f := range strings.Split(rec[0], ";") {

@@ -3,7 +3,6 @@ package rdp
 import (
 	"math"
 	"slices"
-	"strconv"
 	"strings"
 	"testing"
 
@@ -14,26 +13,6 @@ import (
 // is rounded up by a margin far below it (a few ulps; for Laplace at b =
 // 1e5, where logs of size 25 are summed, about 1e-13).
 const relTol = 1e-12
-
-// readRecords returns the records of a CSV file of testdata/ref, header
-// dropped.
-func readRecords(t *testing.T, name string, minRows int) [][]string {
-	t.Helper()
-	recs := testref.Records(t, "../testdata/ref/"+name)
-	if len(recs) < minRows+1 {
-		t.Fatalf("%s: %d rows, want at least %d", name, len(recs)-1, minRows)
-	}
-	return recs[1:]
-}
-
-func parse(t *testing.T, s string) float64 {
-	t.Helper()
-	v, err := strconv.ParseFloat(s, 64)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return v
-}
 
 func curveOf(t *testing.T, mech string, param float64, orders []float64) Curve {
 	t.Helper()
@@ -68,8 +47,8 @@ func upperWithin(got, want float64) bool {
 // must be at or above the exact one and within relTol of it.
 func TestCurvesAgainstHighPrecision(t *testing.T) {
 	t.Parallel()
-	for _, rec := range readRecords(t, "rdp_curves.csv", 200) {
-		param, alpha, want := parse(t, rec[1]), parse(t, rec[2]), parse(t, rec[3])
+	for _, rec := range testref.Rows(t, "../testdata/ref/rdp_curves.csv", 200) {
+		param, alpha, want := testref.Float(t, rec[1]), testref.Float(t, rec[2]), testref.Float(t, rec[3])
 		c := curveOf(t, rec[0], param, []float64{alpha})
 		if got := c.Eps[0]; !upperWithin(got, want) {
 			t.Errorf("%s(%v) at alpha %v: eps = %.17g, want %.17g rounded up (rel %.2g)", rec[0], param, alpha, got, want, (got-want)/want)
@@ -81,9 +60,9 @@ func TestCurvesAgainstHighPrecision(t *testing.T) {
 // default orders and compares with testdata/ref/rdp_convert.csv.
 func TestToApproxAgainstHighPrecision(t *testing.T) {
 	t.Parallel()
-	for _, rec := range readRecords(t, "rdp_convert.csv", 70) {
-		param, delta := parse(t, rec[1]), parse(t, rec[2])
-		want, order := parse(t, rec[4]), parse(t, rec[5])
+	for _, rec := range testref.Rows(t, "../testdata/ref/rdp_convert.csv", 70) {
+		param, delta := testref.Float(t, rec[1]), testref.Float(t, rec[2])
+		want, order := testref.Float(t, rec[4]), testref.Float(t, rec[5])
 		conv, err := ParseConversion(rec[3])
 		if err != nil {
 			t.Fatal(err)

@@ -53,3 +53,25 @@ func Records(t testing.TB, path string) [][]string {
 	}
 	return recs
 }
+
+// Rows returns the records of the CSV file at path after its header, and
+// fails the test when there are fewer than minRows.
+func Rows(t testing.TB, path string, minRows int) [][]string {
+	t.Helper()
+	recs := Records(t, path)
+	if len(recs) < minRows+1 {
+		t.Fatalf("%s: %d rows, want at least %d", path, len(recs)-1, minRows)
+	}
+	return recs[1:]
+}
+
+// Float parses a field of a reference table, failing the test if it is
+// not a number.
+func Float(t testing.TB, s string) float64 {
+	t.Helper()
+	v, err := strconv.ParseFloat(s, 64)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return v
+}
