@@ -20,27 +20,19 @@ type refRow struct {
 	want   float64
 }
 
-func readRef(t *testing.T, path string, wantCol int) []refRow {
+// readRef returns the rows of a table of testdata/puredp with columns
+// d,k,c,eps first and the reference eps' in column wantCol, failing the
+// test when there are fewer than minRows.
+func readRef(t *testing.T, path string, wantCol, minRows int) []refRow {
 	t.Helper()
 	var rows []refRow
-	for _, rec := range testref.Rows(t, path, 1) {
-		var r refRow
-		var err error
-		ints := []*int{&r.d, &r.k}
-		for i, p := range ints {
-			if *p, err = strconv.Atoi(rec[i]); err != nil {
-				t.Fatalf("%s: %v", path, err)
-			}
+	for _, rec := range testref.Rows(t, path, minRows) {
+		d, err1 := strconv.Atoi(rec[0])
+		k, err2 := strconv.Atoi(rec[1])
+		if err1 != nil || err2 != nil {
+			t.Fatalf("%s: row %v", path, rec)
 		}
-		for i, p := range []*float64{&r.c, &r.eps} {
-			if *p, err = strconv.ParseFloat(rec[2+i], 64); err != nil {
-				t.Fatalf("%s: %v", path, err)
-			}
-		}
-		if r.want, err = strconv.ParseFloat(rec[wantCol], 64); err != nil {
-			t.Fatalf("%s: %v", path, err)
-		}
-		rows = append(rows, r)
+		rows = append(rows, refRow{d: d, k: k, c: testref.Float(t, rec[2]), eps: testref.Float(t, rec[3]), want: testref.Float(t, rec[wantCol])})
 	}
 	return rows
 }
@@ -49,10 +41,7 @@ func readRef(t *testing.T, path string, wantCol int) []refRow {
 // mpmath values at the extremes (testdata/puredp/gen_ref.py): c down to
 // 1e-6 and up to 0.4999, d k up to 10^4, eps from 1e-8 to 50 and +Inf.
 func TestAmplifyRef(t *testing.T) {
-	rows := readRef(t, "../testdata/puredp/ref.csv", 4)
-	if len(rows) < 150 {
-		t.Fatalf("%d reference rows, want 150", len(rows))
-	}
+	rows := readRef(t, "../testdata/puredp/ref.csv", 4, 150)
 	for _, r := range rows {
 		l, err := Amplify(r.d, r.k, r.c, r.eps)
 		if err != nil {
@@ -78,10 +67,7 @@ func TestAmplifyRef(t *testing.T) {
 // over grids of theta with interior points (testdata/puredp/gen_lp.py), the
 // program of the issue solved with no corner reduction.
 func TestExactLP(t *testing.T) {
-	rows := readRef(t, "../testdata/puredp/lp_exact.csv", 5)
-	if len(rows) < 10 {
-		t.Fatalf("%d rows, want 10", len(rows))
-	}
+	rows := readRef(t, "../testdata/puredp/lp_exact.csv", 5, 10)
 	for _, r := range rows {
 		l, err := Amplify(r.d, r.k, r.c, r.eps)
 		if err != nil {
@@ -302,29 +288,17 @@ func TestErrors(t *testing.T) {
 // linear programs over theta grids with interior points
 // (testdata/puredp/lp_ranges.csv), and symmetric ranges against Amplify.
 func TestAmplifyRanges(t *testing.T) {
-	recs := testref.Rows(t, "../testdata/puredp/lp_ranges.csv", 5)
-	for _, rec := range recs {
+	for _, rec := range testref.Rows(t, "../testdata/puredp/lp_ranges.csv", 5) {
 		var rs []bounds.Range
 		for _, f := range strings.Split(rec[0], ";") {
 			lo, hi, _ := strings.Cut(f, ":")
-			var r bounds.Range
-			var err1, err2 error
-			r.Lo, err1 = strconv.ParseFloat(lo, 64)
-			r.Hi, err2 = strconv.ParseFloat(hi, 64)
-			if err1 != nil || err2 != nil {
-				t.Fatalf("ranges %q", rec[0])
-			}
-			rs = append(rs, r)
+			rs = append(rs, bounds.Range{Lo: testref.Float(t, lo), Hi: testref.Float(t, hi)})
 		}
 		k, err := strconv.Atoi(rec[1])
 		if err != nil {
 			t.Fatal(err)
 		}
-		eps, err1 := strconv.ParseFloat(rec[2], 64)
-		want, err2 := strconv.ParseFloat(rec[4], 64)
-		if err1 != nil || err2 != nil {
-			t.Fatalf("row %v", rec)
-		}
+		eps, want := testref.Float(t, rec[2]), testref.Float(t, rec[4])
 		l, err := AmplifyRanges(rs, k, eps)
 		if err != nil {
 			t.Fatal(err)
