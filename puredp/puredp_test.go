@@ -241,8 +241,7 @@ func TestAmplifyEdges(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// Upper is within the error model of Amplify: 8 u (2 L + 6) relative.
-	if want := 6 * math.Log(9); a < want || a > want*(1+1e-13) {
+	if want := 6 * math.Log(9); a < want || a > want*(1+1e-14) {
 		t.Errorf("Asymptote(3, 2, 0.1) = %v, want just above %v", a, want)
 	}
 	// Monotone in eps up to the asymptote, never above min(eps, L).
