@@ -81,7 +81,8 @@ type Certificate struct {
 // the point is too large for the dense LPs.
 var ErrTooLarge = errors.New("solver: program too large to certify")
 
-// Limits of the dense LPs: 4 * 2^d variables and 2 (k+1)^d box rows.
+// Limits of the dense LPs: 4 * 2^d variables (plus one per data-processing
+// row) and 2 (k+1)^d box rows.
 const (
 	certMaxD    = 5
 	certMaxOuts = 1 << 12

@@ -49,7 +49,8 @@ func BenchmarkCertify(b *testing.B) {
 		{2, 1, 0.1, 5, 1, false},
 		{2, 1, 0.1, 5, 2, false},
 		{2, 1, 0.1, 5, 3, false},
-		{2, 1, 0.1, 50, 1, false}, // Figure 1's order
+		{2, 1, 0.1, 50, 1, false},   // Figure 1's order
+		{2, 1, 0.01, 5, 0.1, false}, // the slowest d = 2 point of the paper's grids
 		{2, 2, 0.2, 3, 1.3, false},
 		{2, 2, 0.1, 5, 1, false},
 		{2, 2, 0.1, 5, 2, false},

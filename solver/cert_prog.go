@@ -14,7 +14,9 @@ import (
 //
 //	x_z (P), y_z (Q), s_z, s2_z (tangent-cut slacks, scaled by 1/Ê)   in [0, 1],
 //
-// and maximizes the chord bound on F/S over
+// plus one variable q_m in [0, qmax_m] per output of the box's list of
+// data-processing rows (certBox.dpi), and maximizes the chord bound on F/S
+// less sum q over
 //
 //	sum x = sum y = 1,
 //	box rows      (Kx)_m <= th_m (Ky)_m,  tl_m (Ky)_m <= (Kx)_m,
@@ -22,6 +24,7 @@ import (
 //	budgets       sum s <= 1, sum s2 <= 1,
 //	tangent cuts  a(t) x_z - b(t) y_z <= s_z and a(t) y_z - b(t) x_z <= s2_z,
 //	              a(t) = alpha t^(alpha-1) / Ê, b(t) = (alpha-1) t^alpha / Ê,
+//	output data processing  chord_m(x, y) - (Ê/S) sum_z K[m, z] s_z <= q_m,
 //
 // where Ê >= E = exp((alpha-1) eps) and S = exp(logS) is the closing level.
 // It is read-only once built and shared by the workers.
@@ -35,6 +38,7 @@ type certProgram struct {
 	lKsum      []float64 // M: log sum_z K[m, z]
 	lKabs      float64   // max |log K[m, z]|
 	kh         []float64 // M*n: K[m, z] / max_z K[m, z]
+	dpiK       []float64 // M*n: K[m, z] Ê / e^logS, rounded up (output data-processing rows)
 	rootLo     []float64 // M: log tl_m of the root box, widened
 	rootHi     []float64
 	sym        [][2]int // rows x_a - x_b <= 0
@@ -52,7 +56,7 @@ func newCertProgram(d, k int, c, alpha, eps, logS float64) *certProgram {
 	// raising it by 1e-15 relative plus a tiny absolute amount keeps Ê >= E.
 	logE := (alpha-1)*eps*(1+1e-15) + 1e-300
 	p := &certProgram{d: d, k: k, n: n, M: M, alpha: alpha, logE: logE, logS: logS,
-		lK: make([]float64, M*n), lKmax: make([]float64, M), lKsum: make([]float64, M), kh: make([]float64, M*n),
+		lK: make([]float64, M*n), lKmax: make([]float64, M), lKsum: make([]float64, M), kh: make([]float64, M*n), dpiK: make([]float64, M*n),
 		rootLo: make([]float64, M), rootHi: make([]float64, M)}
 	col := make([]float64, M)
 	for z := range n {
@@ -73,6 +77,10 @@ func newCertProgram(d, k int, c, alpha, eps, logS float64) *certProgram {
 		p.lKsum[m] = logspace.Sum(row)
 		for z, v := range row {
 			p.kh[m*n+z] = math.Exp(v - hi)
+			// exp of a float accurate to a few ulps of |log K| plus
+			// |logE - logS|: 1e-13 plus four times that bounds the
+			// relative error of the product.
+			p.dpiK[m*n+z] = math.Exp(v+logE-logS) * (1 + 1e-13 + 4e-16*(math.Abs(v)+math.Abs(logE-logS)+8))
 		}
 		// t_m = sum_z K x / sum_z K y lies between min_z K / max_z K and its
 		// inverse. LogColumn is accurate to a few ulps of |log K|; the root
@@ -351,6 +359,7 @@ type certBox struct {
 	cuts   []certCut
 	bound  float64 // proved bound on log F over the feasible points of the box; -Inf: none
 	split  int     // ratio to split next
+	dpi    []int   // outputs given a data-processing row (and a variable q_m)
 	seq    int64   // creation order, for a deterministic queue
 }
 
@@ -360,6 +369,9 @@ type certWork struct {
 	lp      certLP
 	sx      certSimplex
 	lB, lA  []float64 // per output: log B_m and log |A_m| of the chord
+	eb, ea  []float64 // per output: B_m and |A_m| times max_z K[m, z] / e^logS, rounded up and down
+	objEta  float64   // relative error bound of the objective's coefficients
+	dpiRow0 int       // row of the first data-processing row of the last LP
 	eta     []float64 // per output: error bound of lB and lA
 	lam, mu []float64
 	r       []float64
@@ -371,7 +383,8 @@ type certWork struct {
 }
 
 func newCertWork(p *certProgram) *certWork {
-	return &certWork{p: p, lB: make([]float64, p.M), lA: make([]float64, p.M), eta: make([]float64, p.M), r: make([]float64, 8*p.n)}
+	return &certWork{p: p, lB: make([]float64, p.M), lA: make([]float64, p.M), eta: make([]float64, p.M),
+		eb: make([]float64, p.M), ea: make([]float64, p.M)}
 }
 
 // certChord returns log B and log |A| of the chord A + B t of t^alpha on
@@ -425,6 +438,7 @@ func (w *certWork) objective(b *certBox) float64 {
 		// B_m max_z K[m, z] / e^logS rounded up, |A_m| max_z K[m, z] / e^logS down.
 		eb := math.Exp(w.lB[m] + w.eta[m] + p.lKmax[m] - p.logS)
 		ea := math.Exp(w.lA[m] - w.eta[m] + p.lKmax[m] - p.logS)
+		w.eb[m], w.ea[m] = eb, ea
 		for z, k := range p.kh[m*n : m*n+n] {
 			cx[z] += eb * k
 			cy[z] += ea * k
@@ -439,6 +453,7 @@ func (w *certWork) objective(b *certBox) float64 {
 		cx[z] = cx[z]*(1+eta) + 1e-300
 		cy[z] = -cy[z] * (1 - eta)
 	}
+	w.objEta = eta
 	return big
 }
 
@@ -447,12 +462,17 @@ func (w *certWork) build(b *certBox, cuts []certCut) {
 	p := w.p
 	n, M := p.n, p.M
 	lp := &w.lp
-	lp.reset(4 * n) // keeps the objective written by objective
+	lp.reset(4*n + len(b.dpi)) // keeps the objective written by objective
 	for j := 2 * n; j < 4*n; j++ {
 		lp.c[j] = 0
 	}
 	for j := range lp.lo {
 		lp.lo[j], lp.up[j] = 0, 1
+	}
+	for i, m := range b.dpi {
+		// q_m <= chord_m(x, y) <= B_m max_z K[m, z] / e^logS.
+		lp.c[4*n+i] = -1
+		lp.up[4*n+i] = w.eb[m] * (1 + w.objEta) * (1 + 1e-12)
 	}
 	// Box rows, each scaled to max |coefficient| = 1, with the ends
 	// widened by 1e-12 relative (this absorbs the ~1e-15 relative error of
@@ -486,6 +506,10 @@ func (w *certWork) build(b *certBox, cuts []certCut) {
 	for z := range n {
 		row[3*n+z] = 1
 	}
+	w.dpiRow0 = len(lp.b)
+	for i, m := range b.dpi {
+		w.dpiRow(m, 4*n+i)
+	}
 	w.cutIdx = w.cutIdx[:0]
 	for _, ct := range cuts {
 		w.cutIdx = append(w.cutIdx, w.cutRow(ct))
@@ -498,6 +522,61 @@ func (w *certWork) build(b *certBox, cuts []certCut) {
 	for z := range n {
 		row[n+z] = 1
 	}
+}
+
+// dpiRow appends the output data-processing row of output m with excess
+// variable q (column jq),
+//
+//	chord_m(x, y) - (Ê/S) sum_z K[m, z] s_z - q_m <= 0,
+//
+// chord_m(x, y) = (B_m (Kx)_m + A_m (Ky)_m)/S with the objective's rounding.
+// It holds at every feasible point of the box with s_z = x_z^alpha
+// y_z^(1-alpha) / Ê and q_m = max(0, chord_m - (Ê/S) sum_z K[m, z] s_z), and
+// there the objective sum_m chord_m - sum q is sum_m min(chord_m, (Ê/S)
+// sum_z K[m, z] s_z) >= sum_m u_m^alpha v_m^(1-alpha) / S = F/S: the output's
+// term is at most its chord and, by data processing (the perspective is
+// jointly convex and u_m, v_m are K-mixtures), at most sum_z K[m, z]
+// x_z^alpha y_z^(1-alpha). The row is divided by its largest coefficient.
+func (w *certWork) dpiRow(m, jq int) {
+	p := w.p
+	n := p.n
+	eta := w.objEta
+	row := w.lp.row(0)
+	big := 1.0
+	for z, k := range p.kh[m*n : m*n+n] {
+		row[z] = w.eb[m] * k * (1 + eta)
+		row[n+z] = -w.ea[m] * k * (1 - eta)
+		row[2*n+z] = -p.dpiK[m*n+z]
+		big = math.Max(big, math.Max(row[z], -row[2*n+z]))
+	}
+	row[jq] = -1
+	for j := range row {
+		row[j] /= big
+	}
+}
+
+// dpiViolated appends to dst the outputs not in have whose data-processing
+// row the LP point violates (with q_m = 0), in output order.
+func (w *certWork) dpiViolated(have, dst []int) []int {
+	p := w.p
+	n := p.n
+	z := w.sx.z
+	for m := range p.M {
+		if slices.Contains(have, m) {
+			continue
+		}
+		var v, mag float64
+		for c, k := range p.kh[m*n : m*n+n] {
+			a, b := w.eb[m]*k*z[c], w.ea[m]*k*z[n+c]
+			d := p.dpiK[m*n+c] * z[2*n+c]
+			v += a - b - d
+			mag += a + b + d
+		}
+		if v > 1e-9*mag {
+			dst = append(dst, m)
+		}
+	}
+	return dst
 }
 
 // cutRow appends the tangent cut ct. For any t > 0 and u, v >= 0,
@@ -569,7 +648,8 @@ func (w *certWork) eval(b *certBox, parent, close float64) {
 	p := w.p
 	n := p.n
 	b.bound = math.Min(parent, p.logE)
-	w.lp.c = certGrow(w.lp.c, 4*n)
+	w.lp.c = certGrow(w.lp.c, 4*n+len(b.dpi))
+	w.r = certGrow(w.r, 2*(4*n+len(b.dpi)))
 	if w.objective(b) > certSkipLog {
 		b.split = w.wideSplit(b)
 		return
@@ -675,6 +755,15 @@ func (w *certWork) eval(b *certBox, parent, close float64) {
 		}
 	}
 	b.cuts = w.violated(keep, keep)
+	// and the data-processing rows active there or violated by it.
+	var dpi []int
+	for i, m := range b.dpi {
+		if w.lam[w.dpiRow0+i] > 0 {
+			dpi = append(dpi, m)
+		}
+	}
+	b.dpi = w.dpiViolated(b.dpi, dpi)
+	slices.Sort(b.dpi)
 }
 
 // violated appends to dst the cuts at the LP point's ratios x_z / y_z (and
@@ -738,8 +827,10 @@ func (w *certWork) violated(have []certCut, dst []certCut) []certCut {
 	return dst
 }
 
-// gapSplit returns the output whose chord is loosest at the LP point:
-// v_m (A_m + B_m t_m - t_m^alpha), or wideSplit's choice when no chord is
+// gapSplit returns the output whose bound is loosest at the LP point:
+// v_m (A_m + B_m t_m - t_m^alpha) less q_m, the part of the chord its
+// data-processing row removed (splitting the ratio cannot shrink what is
+// left of a term the row bounds), or wideSplit's choice when no chord is
 // loose there by more than the cancellation in that difference.
 func (w *certWork) gapSplit(b *certBox) int {
 	p := w.p
@@ -760,6 +851,9 @@ func (w *certWork) gapSplit(b *certBox) int {
 		// All three terms in units of e^logS.
 		cb := math.Exp(w.lB[m] + lu)
 		g := cb - math.Exp(w.lA[m]+lv) - math.Exp(a*lu+(1-a)*lv)
+		if i := slices.Index(b.dpi, m); i >= 0 {
+			g -= z[4*n+i] // the data-processing row cut the chord by q_m
+		}
 		if g > best && g > 1e-12*cb {
 			best, arg = g, m
 		}
@@ -814,7 +908,7 @@ func (b *certBox) children() [2]*certBox {
 	M := len(b.lo)
 	for i := range ch {
 		lohi := make([]float64, 2*M)
-		c := &certBox{lo: lohi[:M:M], hi: lohi[M:], cuts: b.cuts}
+		c := &certBox{lo: lohi[:M:M], hi: lohi[M:], cuts: b.cuts, dpi: b.dpi}
 		copy(c.lo, b.lo)
 		copy(c.hi, b.hi)
 		if i == 0 {

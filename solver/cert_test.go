@@ -151,6 +151,7 @@ func certRandomPoints(rnd *rand.Rand, d, k int, c, alpha, eps float64, n int) []
 type certTraced struct {
 	lo, hi []float64
 	bound  float64
+	dpi    int // data-processing rows its children inherit
 }
 
 // certTrace runs the search and returns every box it bounded.
@@ -158,7 +159,7 @@ func certTrace(d, k int, c, alpha, eps, lower, tol float64, boxes int) ([]certTr
 	r := newCertRun(d, k, c, alpha, eps, lower, tol, &CertSettings{MaxBoxes: boxes, Workers: 2})
 	var out []certTraced
 	r.trace = func(b *certBox) {
-		out = append(out, certTraced{append([]float64(nil), b.lo...), append([]float64(nil), b.hi...), b.bound})
+		out = append(out, certTraced{append([]float64(nil), b.lo...), append([]float64(nil), b.hi...), b.bound, len(b.dpi)})
 	}
 	r.run(context.Background())
 	return out, r
@@ -177,14 +178,15 @@ func TestCertBoxBoundsValid(t *testing.T) {
 		boxes, nPoints int
 		minChecks      int
 		below          float64 // lower = LB - below
+		minDPI         int     // boxes that pass data-processing rows on (none needed at two points)
 	}{
-		{1, 3, 0.1, 5, 1, 400, 300, 1000, 0},
-		{2, 1, 0.1, 5, 1, 3000, 400, 3000, 0},
-		{2, 1, 0.15, 7, 0.8, 3000, 400, 3000, 0},
-		{2, 1, 0.1, 50, 2, 3000, 400, 3000, 0},
-		{2, 2, 0.1, 5, 0.5, 20000, 400, 3000, 0},
-		{2, 1, 0.3, 5, 1, 3000, 400, 3000, 1e-3},
-		{3, 1, 0.2, 4, 1.5, 15000, 300, 2000, 0},
+		{1, 3, 0.1, 5, 1, 400, 300, 1000, 0, 10},
+		{2, 1, 0.1, 5, 1, 3000, 400, 3000, 0, 10},
+		{2, 1, 0.15, 7, 0.8, 3000, 400, 3000, 0, 10},
+		{2, 1, 0.1, 50, 2, 3000, 400, 3000, 0, 0},
+		{2, 2, 0.1, 5, 0.5, 20000, 400, 3000, 0, 10},
+		{2, 1, 0.3, 5, 1, 3000, 400, 3000, 1e-3, 0},
+		{3, 1, 0.2, 4, 1.5, 15000, 300, 2000, 0, 10},
 	} {
 		lb := bounds.Lower(tc.d, tc.k, tc.c, tc.alpha, tc.eps)
 		// A tolerance of 1e-12 keeps the boxes around the optimum open
@@ -193,6 +195,15 @@ func TestCertBoxBoundsValid(t *testing.T) {
 		pts := certRandomPoints(rnd, tc.d, tc.k, tc.c, tc.alpha, tc.eps, tc.nPoints)
 		if len(pts) < tc.nPoints*9/10 {
 			t.Fatalf("%+v: only %d feasible points", tc, len(pts))
+		}
+		withDPI := 0
+		for _, b := range boxes {
+			if b.dpi > 0 {
+				withDPI++
+			}
+		}
+		if withDPI < tc.minDPI {
+			t.Errorf("%+v: %d boxes passed on a data-processing row, want >= %d", tc, withDPI, tc.minDPI)
 		}
 		checks, nearOpt, tight := 0, 0, 0
 		for _, pt := range pts {
@@ -219,7 +230,7 @@ func TestCertBoxBoundsValid(t *testing.T) {
 				}
 			}
 		}
-		t.Logf("%+v: %d checks, %d near the optimum, %d within 1e-6", tc, checks, nearOpt, tight)
+		t.Logf("%+v: %d checks, %d near the optimum, %d within 1e-6, %d of %d boxes with data-processing rows", tc, checks, nearOpt, tight, withDPI, len(boxes))
 		if checks < tc.minChecks {
 			t.Errorf("%+v: only %d (point, box) checks", tc, checks)
 		}
