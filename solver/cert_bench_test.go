@@ -74,6 +74,16 @@ func BenchmarkCertify(b *testing.B) {
 	}
 }
 
+// The flat optimum of small c at k = 1 (docs/certificates.md, Limits): the
+// boxes grow like (eps - Post)^(-3/2) as c falls (d = 2, alpha = 5, eps = 0.1).
+func BenchmarkCertifySmallC(b *testing.B) {
+	for _, c := range []float64{0.003, 0.01, 0.03, 0.1, 0.3} {
+		b.Run(fmt.Sprintf("c=%v", c), func(b *testing.B) {
+			benchmarkCertify(b, 2, 1, c, 5, 0.1, 1, 0)
+		})
+	}
+}
+
 // The d = 3 point on one and on two workers (the certificate is the same).
 func BenchmarkCertifyWorkers(b *testing.B) {
 	for _, w := range []int{1, 2} {
