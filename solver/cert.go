@@ -93,9 +93,10 @@ const (
 // outputs), by branch and bound over the output likelihood ratios
 // t_m = (Kx)_m / (Ky)_m of math.md section 5: each box of ratios is
 // bounded by an LP in which the objective F = sum_m v_m t_m^alpha is
-// replaced by its chord on the box, the constraints by tangent cuts, and
-// every LP bound is re-derived by weak duality from the multipliers with
-// an outward padding, so no LP solver output is trusted.
+// replaced by its chord on the box (or, output by output, by data
+// processing from the corners where that is lower), the constraints by
+// tangent cuts, and every LP bound is re-derived by weak duality from the
+// multipliers with an outward padding, so no LP solver output is trusted.
 //
 // lower is the best verified witness value, in nats (Maximize's
 // Result.Lower, or bounds.Lower): a box closes when its bound is within
