@@ -184,7 +184,7 @@ func newCertRun(d, k int, c, alpha, eps, lower, tol float64, s *CertSettings) *c
 // run bounds the root and splits open boxes, certBatch at a time in queue
 // order, until none is open, the box limit is reached or ctx is done.
 func (r *certRun) run(ctx context.Context) {
-	root := &certBox{lo: append([]float64(nil), r.p.rootLo...), hi: append([]float64(nil), r.p.rootHi...), at: math.NaN()}
+	root := &certBox{lo: append([]float64(nil), r.p.rootLo...), hi: append([]float64(nil), r.p.rootHi...)}
 	r.bound([]*certBox{root}, []float64{math.Inf(1)})
 	for r.open.Len() > 0 && r.boxes < r.maxBoxes && ctx.Err() == nil {
 		var kids []*certBox

@@ -359,7 +359,6 @@ type certBox struct {
 	cuts   []certCut
 	bound  float64 // proved bound on log F over the feasible points of the box; -Inf: none
 	split  int     // ratio to split next
-	at     float64 // where to split it (log ratio); NaN: the geometric midpoint
 	dpi    []int   // outputs given a data-processing row (and a variable q_m)
 	seq    int64   // creation order, for a deterministic queue
 }
@@ -828,8 +827,7 @@ func (w *certWork) violated(have []certCut, dst []certCut) []certCut {
 	return dst
 }
 
-// gapSplit returns the output whose bound is loosest at the LP point (and,
-// at d >= 3, sets b.at to where to split it, see certSplitAt):
+// gapSplit returns the output whose bound is loosest at the LP point:
 // v_m (A_m + B_m t_m - t_m^alpha) less (1 - certGapKeep) q_m, q_m the part
 // of the chord its data-processing row removed (splitting the ratio cannot
 // shrink what is left of a term the row bounds), or wideSplit's choice when
@@ -838,7 +836,7 @@ func (w *certWork) gapSplit(b *certBox) int {
 	p := w.p
 	n, a := p.n, p.alpha
 	z := w.sx.z
-	best, arg, at := 0.0, -1, 0.0
+	best, arg := 0.0, -1
 	for m := range p.M {
 		var u, v float64
 		kh := p.kh[m*n : m*n+n]
@@ -857,19 +855,11 @@ func (w *certWork) gapSplit(b *certBox) int {
 			g -= (1 - certGapKeep) * z[4*n+i] // the data-processing row cut the chord by q_m
 		}
 		if g > best && g > 1e-12*cb {
-			best, arg, at = g, m, lu-lv
+			best, arg = g, m
 		}
 	}
 	if arg < 0 {
 		return w.wideSplit(b)
-	}
-	if p.d >= 3 {
-		// Halfway between the midpoint and the LP point's ratio, kept in
-		// the middle 40% of the range.
-		lo, hi := b.lo[arg], b.hi[arg]
-		wd := hi - lo
-		at = math.Max(lo+0.1*wd, math.Min(hi-0.1*wd, at))
-		b.at = (lo+wd/2)*(1-certSplitAt) + at*certSplitAt
 	}
 	return arg
 }
@@ -882,16 +872,6 @@ func (w *certWork) gapSplit(b *certBox) int {
 // boxes; with 3% kept it certifies in 31k boxes; keeping 10% or 20% cost
 // 7-50% more boxes at d = 2, k <= 3 and d = 3).
 const certGapKeep = 0.03
-
-// certSplitAt is the weight of the LP point's ratio in the split point at
-// d >= 3 (the rest on the geometric midpoint). Measured (one worker, alpha
-// = 5 and eps = 1 unless noted): at d = 3 it cut the boxes of c = 0.1,
-// alpha = 50 from 53,955 to 10,333, of c = 0.2, alpha = 4, eps = 1.5 from
-// 3,337 to 1,905, of d = 3, k = 2, c = 0.3 from 190,771 to 73,679, and cost
-// 15% at c = 0.1, eps = 0.5; at d = 2 it cost 15-20% at k = 2 and 3, so d
-// = 2 keeps the midpoint. Splitting at the LP point itself (weight 1) was
-// 20 times better at d = 3, alpha = 50 and 6 to 13 times worse at alpha = 5.
-const certSplitAt = 0.5
 
 // certMinWidth is the log-width below which a ratio is split only when no
 // other is wider: the chord error of such a ratio is below 1e-16 relative.
@@ -928,20 +908,16 @@ func widest(b *certBox) int {
 	return arg
 }
 
-// children splits ratio b.split of b at b.at, or at its geometric midpoint
-// when b.at is NaN. The two boxes share the split point, so they cover b
-// exactly.
+// children splits b at the geometric midpoint of ratio b.split. The two
+// boxes share the midpoint, so they cover b exactly.
 func (b *certBox) children() [2]*certBox {
 	m := b.split
 	mid := b.lo[m] + (b.hi[m]-b.lo[m])/2
-	if !math.IsNaN(b.at) {
-		mid = b.at
-	}
 	var ch [2]*certBox
 	M := len(b.lo)
 	for i := range ch {
 		lohi := make([]float64, 2*M)
-		c := &certBox{lo: lohi[:M:M], hi: lohi[M:], cuts: b.cuts, dpi: b.dpi, at: math.NaN()}
+		c := &certBox{lo: lohi[:M:M], hi: lohi[M:], cuts: b.cuts, dpi: b.dpi}
 		copy(c.lo, b.lo)
 		copy(c.hi, b.hi)
 		if i == 0 {
