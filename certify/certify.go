@@ -1,0 +1,695 @@
+// Package certify proves upper bounds on Post over the whole box
+// [c, 1-c]^d by the two-point-pieces inequality (docs/engine.md; math.md
+// 3b and 3c).
+//
+// Every (d, k) is bounded by the k = 1 program at n = d k (the lifting
+// lemma), and that program is bounded by any l0, l1, l2 with l1, l2 >= 0
+// and
+//
+//	F_n(p, q) <= l0 + l1 G(p, q) + l2 G(q, p)   for all (p, q) in [0, 1]^2,
+//
+// namely Post <= log(l0 + (l1 + l2) E) / (alpha - 1), E = exp((alpha-1) eps)
+// (the pieces lemma). Certify takes l1, l2 from the first-order conditions
+// at the Theorem 4 pair (p*, 1-p*), where the bound equals the Theorem 4
+// lower bound LB, raises l0 by a slack of tol/2 in nats, and proves the
+// inequality by a two-dimensional branch and bound in logit coordinates.
+// Where it closes, LB <= Post <= Upper <= LB + tol: the paper's conjecture
+// Post = LB holds at that point, for every d and k with d k = n.
+//
+// Notation: g(u, v) = u^alpha v^(1-alpha), G(p, q) = g(p, q) + g(1-p, 1-q),
+// F_n(p, q) = sum_j C(n, j) g(p b_j + (1-p) b'_j, q b_j + (1-q) b'_j) with
+// b_j = c^j (1-c)^(n-j), b'_j = c^(n-j) (1-c)^j.
+package certify
+
+import (
+	"container/heap"
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"time"
+
+	"github.com/bernamp/bernamp/bounds"
+	"github.com/bernamp/bernamp/check"
+	"github.com/bernamp/bernamp/internal/floatbits"
+)
+
+// DefaultTol is the gap Upper - LB, in nats, aimed at when Settings.Tol is 0.
+const DefaultTol = 1e-9
+
+// DefaultMaxBoxes caps the branch and bound when Settings.MaxBoxes is 0.
+const DefaultMaxBoxes = 200_000
+
+// MaxN is the largest n = d k Certify accepts: each bound costs O(n).
+const MaxN = 1_000_000
+
+// ErrInput is wrapped by every error about a parameter outside its domain.
+var ErrInput = errors.New("certify: invalid input")
+
+// Settings tunes Certify. A nil *Settings means every default.
+type Settings struct {
+	Tol      float64 // aimed gap Upper - LB in nats, > 0; 0 means DefaultTol
+	MaxBoxes int     // boxes bounded at most; 0 means DefaultMaxBoxes
+}
+
+// Status says what a Result proves.
+type Status int
+
+const (
+	// Proved: the inequality holds with the first-order multipliers, and
+	// Upper - LB <= Tol (Post = LB within Tol).
+	Proved Status = iota
+	// Open: the search ended (box limit, context, or a point where the
+	// inequality fails) before proving it; Upper is the bound proved by the
+	// boxes bounded so far (it may be the closed form).
+	Open
+)
+
+func (s Status) String() string {
+	if s == Proved {
+		return "proved"
+	}
+	return "open"
+}
+
+// Method names of Result.Method.
+const (
+	MethodPieces    = "pieces"          // the two-point-pieces inequality, proved by branch and bound
+	MethodClosed    = "closed-form"     // min(eps, n r_alpha(c)) is already within Tol of LB
+	MethodPiecesMax = "pieces-max"      // the inequality failed; l0 raised to a proved maximum
+	MethodNone      = "closed-form-top" // nothing better than the closed form was proved
+)
+
+// Result is what Certify proves at one point. Values in nats unless said.
+type Result struct {
+	N                 int
+	C, Alpha, Eps     float64
+	LB                float64 // Theorem 4 lower bound at n (below Post)
+	Upper             float64 // proved upper bound on Post_{n,1}, hence on Post for every d k = n (above Post)
+	Status            Status
+	Method            string
+	PStar             float64 // the Theorem 4 mass p* (r_alpha(p*) = eps)
+	L0, L1, L2, Slack float64 // multipliers in the normalized form of Multipliers' doc
+	Boxes             int     // boxes bounded
+	Evals             int     // evaluations of F_n (each O(n))
+	Violation         bool    // a point was found where the inequality with these multipliers fails
+	ViolationP        float64 // that point (p, q), when Violation
+	ViolationQ        float64
+	Seconds           float64
+}
+
+// Certify proves an upper bound on Post_{alpha,1}(eps) at n = d k. It
+// returns an error only for parameters outside their domain (n in
+// 1..MaxN, 0 < c < 1/2, alpha > 1 finite, eps >= 0 finite, tol > 0); a
+// cancelled ctx ends the search with the bound proved so far (Status Open).
+// The work is sequential and deterministic.
+func Certify(ctx context.Context, n int, c, alpha, eps float64, s *Settings) (Result, error) {
+	tol, maxBoxes := DefaultTol, DefaultMaxBoxes
+	if s != nil && s.Tol != 0 {
+		tol = s.Tol
+	}
+	if s != nil && s.MaxBoxes != 0 {
+		maxBoxes = s.MaxBoxes
+	}
+	if n < 1 || n > MaxN {
+		return Result{}, fmt.Errorf("%w: n is %d, must be in 1..%d", ErrInput, n, MaxN)
+	}
+	for _, err := range []error{check.C(c), check.Alpha(alpha), check.Eps(eps)} {
+		if err != nil {
+			return Result{}, fmt.Errorf("%w: %v", ErrInput, err)
+		}
+	}
+	if !(tol > 0) || math.IsInf(tol, 1) {
+		return Result{}, fmt.Errorf("%w: tol is %v, must be > 0 and finite", ErrInput, tol)
+	}
+	start := time.Now()
+	ub := bounds.UpperBound(n, 1, c, alpha, eps).Value()
+	r := Result{N: n, C: c, Alpha: alpha, Eps: eps, LB: bounds.Lower(n, 1, c, alpha, eps),
+		Upper: ub, Status: Open, Method: MethodNone, PStar: bounds.P(alpha, eps)}
+	defer func() { r.Seconds = time.Since(start).Seconds() }()
+	if ub-r.LB <= tol {
+		r.Status, r.Method = Proved, MethodClosed
+		return r, nil
+	}
+	pr := newProblem(n, c, alpha, eps, tol)
+	r.L0, r.L1, r.L2, r.Slack = pr.l0, pr.k1, pr.k2, pr.tau
+	out := pr.search(ctx, maxBoxes)
+	r.Boxes, r.Evals = out.boxes, pr.evals
+	if out.violated {
+		r.Violation, r.ViolationP, r.ViolationQ = true, out.vp, out.vq
+	}
+	if u := pr.upper(out.sup); u < r.Upper {
+		r.Upper = u
+		r.Method = MethodPieces
+		if out.violated {
+			r.Method = MethodPiecesMax
+		}
+	}
+	if out.closed && !out.violated && r.Upper-r.LB <= tol {
+		r.Status = Proved
+	}
+	return r, nil
+}
+
+// problem is the normalized inequality. With U = F_n(p*, 1-p*) (so that
+// log U / (alpha-1) is LB) and the unit E for G, it reads
+//
+//	psi(p, q) = F_n/U - k1 G/E - k2 G^T/E <= l0 + tau   on [0, 1]^2,
+//
+// with k1 = l1 E/U, k2 = l2 E/U >= 0 and l0 = psi(p*, 1-p*): every term is
+// of order 1 near the tangent point, whatever alpha and eps are. If it
+// holds, F(P, Q) <= U (l0 + tau + k1 + k2) for every feasible pair.
+type problem struct {
+	m           *model
+	alpha, logE float64
+	logU        float64 // log F_n(p*, 1-p*)
+	logGStar    float64 // log G(p*, 1-p*) (= log E up to the rounding of p*)
+	logHStar    float64 // log G^T(p*, 1-p*)
+	k1, k2      float64
+	l0, tau     float64
+	evals       int
+}
+
+func newProblem(n int, c, alpha, eps, tol float64) *problem {
+	pr := &problem{m: newModel(n, c, alpha), alpha: alpha, logE: (alpha - 1) * eps}
+	D := bounds.Logit(alpha, eps)
+	t := pr.m.eval(fromLogit(-D), fromLogit(D), 1)
+	pr.evals++
+	f := t.f[0][kVal]
+	f.add(t.f[1][kVal].log(), 0)
+	pr.logU = f.log()
+	fp, fq, gp, gq, hp, hq := pr.grads(t)
+	// Solve [gp hp; gq hq] [k1; k2] = [fp; fq] (Cramer); the system is
+	// well conditioned at the tangent point (G and G^T pull apart).
+	det := gp*hq - hp*gq
+	pr.k1 = math.Max(0, (fp*hq-hp*fq)/det)
+	pr.k2 = math.Max(0, (gp*fq-fp*gq)/det)
+	if math.IsNaN(pr.k1) || math.IsNaN(pr.k2) {
+		pr.k1, pr.k2 = 1, 0 // data processing: F_n <= G
+	}
+	pr.logGStar, pr.logHStar = logAdd(t.lg1, t.lg2), logAdd(t.lh1, t.lh2)
+	pr.l0 = 1 - pr.k1*math.Exp(pr.logGStar-pr.logE) - pr.k2*math.Exp(pr.logHStar-pr.logE)
+	pr.tau = 0.5 * math.Expm1((alpha-1)*tol)
+	return pr
+}
+
+// grads returns the gradients of F/U, G/E and G^T/E at t (no error bounds:
+// for the multipliers, which need none).
+func (pr *problem) grads(t *point) (fp, fq, gp, gq, hp, hq float64) {
+	var d [6]float64
+	g := pr.gradient(t)
+	for i := range d {
+		d[i] = g[i].v
+	}
+	return d[0], d[1], d[2], d[3], d[4], d[5]
+}
+
+// upper turns a proved sup of psi into a bound on Post in nats, rounded up:
+// F <= U (sup + k1 E'/E + k2 E'/E) where E'/E <= e^(4 ulps of log E)
+// covers the rounding of log E.
+func (pr *problem) upper(sup float64) float64 {
+	if math.IsInf(sup, 1) || math.IsNaN(sup) {
+		return math.Inf(1)
+	}
+	w := math.Exp(4 * eps64 * (math.Abs(pr.logE) + 1))
+	s := sup + (pr.k1+pr.k2)*w
+	s += 4 * eps64 * (math.Abs(sup) + (pr.k1+pr.k2)*w)
+	if !(s > 0) {
+		return math.Inf(1)
+	}
+	ls := math.Log(s)
+	u := (pr.logU + ls) / (pr.alpha - 1)
+	return floatbits.Up(u, 4) + 4*eps64*(math.Abs(pr.logU)+math.Abs(ls)+1)/(pr.alpha-1)
+}
+
+func logAdd(a, b float64) float64 {
+	if a < b {
+		a, b = b, a
+	}
+	if math.IsInf(a, 0) {
+		return a
+	}
+	return a + math.Log1p(math.Exp(b-a))
+}
+
+// box is a rectangle of logits [s1, s2] x [t1, t2] (p = 1/(1+e^-s)); ends
+// may be infinite. ub bounds psi on it from above.
+type box struct {
+	s1, s2, t1, t2 float64
+	ub             float64
+	cs, ct         float64 // how much each side's width costs in the bound (for the split)
+	depth, seq     int
+}
+
+type boxHeap []*box
+
+func (h boxHeap) Len() int { return len(h) }
+func (h boxHeap) Less(i, j int) bool {
+	if h[i].ub != h[j].ub {
+		return h[i].ub > h[j].ub
+	}
+	return h[i].seq < h[j].seq
+}
+func (h boxHeap) Swap(i, j int) { h[i], h[j] = h[j], h[i] }
+func (h *boxHeap) Push(x any)   { *h = append(*h, x.(*box)) }
+func (h *boxHeap) Pop() any {
+	old := *h
+	b := old[len(old)-1]
+	*h = old[:len(old)-1]
+	return b
+}
+
+type outcome struct {
+	sup      float64 // proved upper bound on psi over the square
+	closed   bool    // every box closed below the target
+	violated bool
+	vp, vq   float64
+	boxes    int
+}
+
+// search proves psi <= l0 + tau on the half square p <= 1/2 (psi is
+// invariant under (p, q) -> (1-p, 1-q)). Boxes are bounded largest first;
+// when a point above the target is found the target is dropped and the
+// search tightens the proved maximum of psi instead, until its gap to the
+// best point is below tau or the budget ends.
+func (pr *problem) search(ctx context.Context, maxBoxes int) outcome {
+	target := pr.l0 + pr.tau
+	out := outcome{}
+	best := math.Inf(-1) // largest psi at a point
+	h := &boxHeap{}
+	seq := 0
+	push := func(b *box) {
+		b.seq = seq
+		seq++
+		heap.Push(h, b)
+	}
+	root := &box{s1: math.Inf(-1), s2: 0, t1: math.Inf(-1), t2: math.Inf(1), ub: math.Inf(1)}
+	push(root)
+	stuck := math.Inf(-1) // bounds of boxes too thin to split
+	for h.Len() > 0 {
+		top := (*h)[0]
+		if !out.violated && top.ub <= target {
+			break
+		}
+		if out.violated && top.ub-best <= pr.tau {
+			break
+		}
+		if out.boxes >= maxBoxes || (out.boxes%64 == 0 && ctx.Err() != nil) {
+			break
+		}
+		heap.Pop(h)
+		kids, ok := split(top)
+		if !ok {
+			stuck = math.Max(stuck, top.ub)
+			continue
+		}
+		for _, b := range kids {
+			val := pr.bound(b)
+			out.boxes++
+			if val > best {
+				best = val
+				if val > target && !out.violated {
+					out.violated = true
+					out.vp, out.vq = fromLogit(mid(b.s1, b.s2)).value(), fromLogit(mid(b.t1, b.t2)).value()
+				}
+			}
+			if b.ub > target || out.violated {
+				push(b)
+			}
+		}
+	}
+	out.sup = math.Max(target, stuck)
+	if h.Len() > 0 {
+		out.sup = math.Max(out.sup, (*h)[0].ub)
+	}
+	out.closed = h.Len() == 0 || (!out.violated && (*h)[0].ub <= target)
+	out.closed = out.closed && math.IsInf(stuck, -1)
+	return out
+}
+
+// mid returns the split point of a logit interval: the midpoint of a finite
+// one; for a half-infinite one a step of max(1, |end|) beyond its finite
+// end, so that depth reaches logits of any size in logarithmically many
+// splits.
+func mid(lo, hi float64) float64 {
+	switch {
+	case math.IsInf(lo, -1) && math.IsInf(hi, 1):
+		return 0
+	case math.IsInf(lo, -1):
+		return hi - math.Max(1, math.Abs(hi))
+	case math.IsInf(hi, 1):
+		return lo + math.Max(1, math.Abs(lo))
+	}
+	return lo + (hi-lo)/2
+}
+
+// split halves b across the side that costs more: an infinite side first,
+// then the side whose width adds more to the box's bound.
+func split(b *box) ([2]*box, bool) {
+	infS := math.IsInf(b.s1, 0) || math.IsInf(b.s2, 0)
+	infT := math.IsInf(b.t1, 0) || math.IsInf(b.t2, 0)
+	ws, wt := b.s2-b.s1, b.t2-b.t1
+	var alongS bool
+	switch {
+	case infS && infT:
+		// Both sides reach an edge: split the doubly infinite t first, then alternate.
+		alongS = !(math.IsInf(b.t1, -1) && math.IsInf(b.t2, 1)) && b.depth%2 == 0
+	case infS:
+		alongS = true
+	case infT:
+		alongS = false
+	case b.cs > 0 || b.ct > 0:
+		alongS = b.cs >= b.ct
+	default:
+		alongS = ws >= wt
+	}
+	thin := func(lo, hi float64) bool {
+		m := mid(lo, hi)
+		return !(m > lo && m < hi) || hi-lo <= 1e-13*math.Max(1, math.Abs(m))
+	}
+	if alongS && thin(b.s1, b.s2) {
+		alongS = false
+	}
+	if !alongS && thin(b.t1, b.t2) {
+		if thin(b.s1, b.s2) {
+			return [2]*box{}, false
+		}
+		alongS = true
+	}
+	x, y := *b, *b
+	if alongS {
+		m := mid(b.s1, b.s2)
+		x.s2, y.s1 = m, m
+	} else {
+		m := mid(b.t1, b.t2)
+		x.t2, y.t1 = m, m
+	}
+	x.cs, x.ct, y.cs, y.ct = 0, 0, 0, 0
+	x.depth, y.depth = b.depth+1, b.depth+1
+	return [2]*box{&x, &y}, true
+}
+
+// bound sets b.ub, an upper bound on psi over b, and returns a lower bound
+// on psi at b's center (-Inf where none was computed).
+//
+// Two enclosures, the smaller kept:
+//   - monotone (any box): g(u, v) increases in u and decreases in v, and
+//     each term's u and v are monotone in p and q, so F's halves are largest
+//     and G's smallest at opposite corners (p2, q1) and (p1, q2);
+//   - mean value (finite boxes): psi(x) = psi(m) + grad psi(xi) . (x - m),
+//     where each partial derivative of F, G and G^T is increasing in its own
+//     variable and decreasing in the other (convex, with a nonpositive mixed
+//     derivative: g_uv < 0), so its range over the box is its values at the
+//     same two corners.
+func (pr *problem) bound(b *box) float64 {
+	v := pr.enclose(b)
+	if math.IsNaN(b.ub) {
+		b.ub = math.Inf(1) // never close a box on a NaN
+	}
+	if math.IsNaN(v) {
+		return math.Inf(-1)
+	}
+	return v
+}
+
+func (pr *problem) enclose(b *box) float64 {
+	p1, p2 := fromLogit(b.s1), fromLogit(b.s2)
+	q1, q2 := fromLogit(b.t1), fromLogit(b.t2)
+	finite := !math.IsInf(b.s1, 0) && !math.IsInf(b.s2, 0) && !math.IsInf(b.t1, 0) && !math.IsInf(b.t2, 0)
+	order := 0
+	corners := [][2]coord{{p1, q2}, {p2, q1}}
+	if finite {
+		order = 2
+		corners = append(corners, [2]coord{p1, q1}, [2]coord{p2, q2})
+	}
+	pts := make([]*point, len(corners))
+	for i, c := range corners {
+		pts[i] = pr.m.eval(c[0], c[1], order)
+	}
+	pr.evals += len(pts)
+	b.ub = pr.monotone(pts)
+	if !finite {
+		return math.Inf(-1)
+	}
+
+	// Second-order Taylor form around the logit center m:
+	// psi(x) = psi(m) + grad psi(m) . d + d' H(xi) d / 2, d = x - m,
+	// with the Hessian's entries bounded over the box (each half of each
+	// function has terms monotone in p and in q, so its extremes over the
+	// box are at corners).
+	mp, mq := fromLogit(mid(b.s1, b.s2)), fromLogit(mid(b.t1, b.t2))
+	c := pr.m.eval(mp, mq, 1)
+	pr.evals++
+	psi, ok := pr.value(c)
+	if !ok {
+		return math.Inf(-1)
+	}
+	g := pr.gradient(c)
+	hpp, hqq, hpq, ok := pr.hessian(pts)
+	if !ok || !finiteAll(g[6].v, g[7].v, g[6].err, g[7].err) {
+		return psi.v - psi.err
+	}
+	dp1, dp2 := diff(p1, mp), diff(p2, mp)
+	dq1, dq2 := diff(q1, mq), diff(q2, mq)
+	xp := quadMax(g[6].v, g[6].err, hpp.hi, dp1, dp2)
+	xq := quadMax(g[7].v, g[7].err, hqq.hi, dq1, dq2)
+	xpq := math.Inf(-1)
+	for _, c := range [4]float64{dp1 * dq1, dp1 * dq2, dp2 * dq1, dp2 * dq2} {
+		xpq = math.Max(xpq, math.Max(hpq.lo*c, hpq.hi*c))
+	}
+	b.cs, b.ct = xp, xq
+	ub := psi.v + psi.err + xp + xq + xpq
+	ub += 4 * eps64 * (math.Abs(psi.v) + math.Abs(xp) + math.Abs(xq) + math.Abs(xpq))
+	if ub < b.ub {
+		b.ub = ub
+	}
+	return psi.v - psi.err
+}
+
+// quadMax returns an upper bound of g d + h d^2 / 2 over d in [d1, d2]
+// (d1 <= 0 <= d2), for any gradient in [g - ge, g + ge].
+func quadMax(g, ge, h, d1, d2 float64) float64 {
+	f := func(d float64) float64 { return g*d + h*d*d/2 }
+	m := math.Max(f(d1), f(d2))
+	if h < 0 {
+		if d := -g / h; d > d1 && d < d2 {
+			m = math.Max(m, f(d))
+		}
+	}
+	return m + ge*math.Max(-d1, d2)
+}
+
+func finiteAll(xs ...float64) bool {
+	for _, x := range xs {
+		if math.IsInf(x, 0) || math.IsNaN(x) {
+			return false
+		}
+	}
+	return true
+}
+
+// val is a computed number and a bound on its absolute error.
+type val struct{ v, err float64 }
+
+func (x val) hi() float64 { return x.v + x.err }
+func (x val) lo() float64 { return x.v - x.err }
+
+// fsum returns kind k of F's half h at t, scaled by 1/U.
+func (pr *problem) fsum(t *point, h, k int) val {
+	v, e := t.f[h][k].scaled(pr.logU)
+	return val{v, e}
+}
+
+// gterm returns g e^(-l) / E for a half of G or G^T with log value lg,
+// where l is a sum of logs of p, 1-p, q, 1-q.
+func (pr *problem) gterm(lg, l float64) val {
+	if math.IsInf(lg, -1) {
+		return val{}
+	}
+	v := math.Exp(lg - l - pr.logE)
+	return val{v, v * 8 * eps64 * (pr.alpha*(math.Abs(lg)+math.Abs(l)) + math.Abs(pr.logE) + 8)}
+}
+
+// ghalves returns, for each of G and G^T and each half, the pair of logs
+// (log u, log v) of its arguments and its log value.
+func ghalves(t *point) [4][3]float64 {
+	p, q := t.p, t.q
+	return [4][3]float64{
+		{p.l, q.l, t.lg1}, {p.l1, q.l1, t.lg2}, // G: g(p, q), g(1-p, 1-q)
+		{q.l, p.l, t.lh1}, {q.l1, p.l1, t.lh2}, // G^T: g(q, p), g(1-q, 1-p)
+	}
+}
+
+// monotone bounds psi over a box from above by the monotone enclosure:
+// g(u, v) increases in u and decreases in v, so each half of F is largest,
+// and each half of G and G^T smallest, at a corner; pts holds the corners
+// (at least (p1, q2) and (p2, q1), where those extremes are).
+func (pr *problem) monotone(pts []*point) float64 {
+	fu := newSum()
+	for h := range 2 {
+		best := newSum()
+		for _, t := range pts {
+			if s := t.f[h][kVal]; s.log() > best.log() {
+				best = s
+			}
+		}
+		fu.add(best.log(), best.relErr())
+	}
+	fU, fErr := fu.scaled(pr.logU)
+	lY := math.Inf(-1)
+	rel := 0.0
+	for i, k := range [2]float64{pr.k1, pr.k1} {
+		if i == 1 {
+			k = pr.k2
+		}
+		if k <= 0 {
+			continue
+		}
+		for h := range 2 {
+			lo := math.Inf(1)
+			for _, t := range pts {
+				x := ghalves(t)[2*i+h]
+				if x[2] < lo {
+					lo = x[2]
+				}
+				rel = math.Max(rel, gRel(x[0], x[1], pr.alpha))
+			}
+			lY = logAdd(lY, math.Log(k)+lo-pr.logE)
+		}
+	}
+	lX := fu.log() - pr.logU
+	switch {
+	case lX < 700 && lY < 700:
+		y := math.Exp(lY) * (1 - rel - 4*eps64*(math.Abs(lY)+math.Abs(pr.logE)+1))
+		return fU + fErr - y + 4*eps64*(fU+y)
+	case lY > lX+1e-6:
+		return math.Inf(-1) // G or G^T dwarfs F: e^lY (1 - e^-1e-6) is astronomically large
+	}
+	return math.Inf(1)
+}
+
+// value returns psi at t with a bound on its error; false when a term
+// overflows.
+func (pr *problem) value(t *point) (val, bool) {
+	f0, f1 := pr.fsum(t, 0, kVal), pr.fsum(t, 1, kVal)
+	h := ghalves(t)
+	var gs [4]val
+	for i, x := range h {
+		gs[i] = pr.gterm(x[2], 0)
+		gs[i].err += gs[i].v * gRel(x[0], x[1], pr.alpha)
+	}
+	if !finiteAll(f0.v, f1.v, gs[0].v, gs[1].v, gs[2].v, gs[3].v) {
+		return val{}, false
+	}
+	k1, k2 := pr.k1, pr.k2
+	v := f0.v + f1.v - k1*(gs[0].v+gs[1].v) - k2*(gs[2].v+gs[3].v)
+	e := f0.err + f1.err + k1*(gs[0].err+gs[1].err) + k2*(gs[2].err+gs[3].err)
+	e += 4 * eps64 * (f0.v + f1.v + k1*(gs[0].v+gs[1].v) + k2*(gs[2].v+gs[3].v))
+	return val{v, e}, true
+}
+
+// gradient returns the partial derivatives of F/U, G/E, G^T/E and psi at
+// t (which needs order >= 1): index 0..5 = dF/dp, dF/dq, dG/dp, dG/dq,
+// dG^T/dp, dG^T/dq; 6, 7 = dpsi/dp, dpsi/dq.
+func (pr *problem) gradient(t *point) [8]val {
+	a := pr.alpha
+	var d [8]val
+	// F: half 0 has du/dp = dv/dq = 1-e, half 1 has -(1-e).
+	fu0, fu1 := pr.fsum(t, 0, kU), pr.fsum(t, 1, kU)
+	fv0, fv1 := pr.fsum(t, 0, kV), pr.fsum(t, 1, kV)
+	d[0] = val{a * (fu0.v - fu1.v), a * (fu0.err + fu1.err + 2*eps64*(fu0.v+fu1.v))}
+	d[1] = val{(a - 1) * (fv1.v - fv0.v), (a - 1) * (fv0.err + fv1.err + 2*eps64*(fv0.v+fv1.v))}
+	// G, G^T: g(u, v) has dg/du = a g/u, dg/dv = (1-a) g/v.
+	h := ghalves(t)
+	pl, ql, pl1, ql1 := t.p.l, t.q.l, t.p.l1, t.q.l1
+	pair := func(sc float64, x, y val) val {
+		return val{sc * (x.v - y.v), sc * (x.err + y.err + 2*eps64*(x.v+y.v))}
+	}
+	d[2] = pair(a, pr.gterm(h[0][2], pl), pr.gterm(h[1][2], pl1))
+	d[3] = pair(a-1, pr.gterm(h[1][2], ql1), pr.gterm(h[0][2], ql))
+	d[4] = pair(a-1, pr.gterm(h[3][2], pl1), pr.gterm(h[2][2], pl))
+	d[5] = pair(a, pr.gterm(h[2][2], ql), pr.gterm(h[3][2], ql1))
+	for i := range 2 {
+		g, hh := d[2+i], d[4+i]
+		d[6+i] = val{d[i].v - pr.k1*g.v - pr.k2*hh.v,
+			d[i].err + pr.k1*g.err + pr.k2*hh.err + 4*eps64*(math.Abs(d[i].v)+pr.k1*math.Abs(g.v)+pr.k2*math.Abs(hh.v))}
+	}
+	return d
+}
+
+// interval is a range [lo, hi].
+type interval struct{ lo, hi float64 }
+
+// hessian bounds the entries of psi's Hessian over the box whose corners
+// pts holds (evaluated with order 2). Each half of F, G and G^T has a
+// Hessian a (a-1) x [1/u^2 -1/(uv); -1/(uv) 1/v^2] times g (with the chain
+// rule's (1-e)^2 for F), and each entry's terms are monotone in p and in q.
+func (pr *problem) hessian(pts []*point) (pp, qq, pq interval, ok bool) {
+	a := pr.alpha
+	c := a * (a - 1)
+	// Per half: the extremes over the corners of g/u^2, g/v^2 and g/(u v)
+	// (in p, q order: for G^T, u = q and v = p).
+	ext := func(get func(t *point) val) interval {
+		r := interval{math.Inf(1), math.Inf(-1)}
+		for _, t := range pts {
+			x := get(t)
+			r.lo = math.Min(r.lo, x.lo())
+			r.hi = math.Max(r.hi, x.hi())
+		}
+		return r
+	}
+	var fpp, fqq, fpq interval // F's pieces (positive sums)
+	for h := range 2 {
+		for i, k := range [3]int{kUU, kVV, kUV} {
+			e := ext(func(t *point) val { return pr.fsum(t, h, k) })
+			r := [3]*interval{&fpp, &fqq, &fpq}[i]
+			r.lo += e.lo
+			r.hi += e.hi
+		}
+	}
+	// G and G^T halves: pp uses 1/(p-arg)^2 and so on.
+	var gl [2][3]float64 // lower sums of G, G^T pieces (pp, qq, pq)
+	var gh [2][3]float64 // upper sums
+	for i := range 4 {
+		fn := i / 2
+		for k := range 3 {
+			e := ext(func(t *point) val {
+				x := ghalves(t)[i]
+				lp, lq := t.p.l, t.q.l
+				if i%2 == 1 {
+					lp, lq = t.p.l1, t.q.l1
+				}
+				return pr.gterm(x[2], [3]float64{2 * lp, 2 * lq, lp + lq}[k])
+			})
+			gl[fn][k] += e.lo
+			gh[fn][k] += e.hi
+		}
+	}
+	k1, k2 := pr.k1, pr.k2
+	pp = interval{c * (fpp.lo - k1*gh[0][0] - k2*gh[1][0]), c * (fpp.hi - k1*gl[0][0] - k2*gl[1][0])}
+	qq = interval{c * (fqq.lo - k1*gh[0][1] - k2*gh[1][1]), c * (fqq.hi - k1*gl[0][1] - k2*gl[1][1])}
+	// The mixed entry is minus the uv pieces.
+	pq = interval{-c * (fpq.hi - k1*gl[0][2] - k2*gl[1][2]), -c * (fpq.lo - k1*gh[0][2] - k2*gh[1][2])}
+	pad := func(x interval) interval {
+		m := 4 * eps64 * (math.Abs(x.lo) + math.Abs(x.hi))
+		return interval{x.lo - m, x.hi + m}
+	}
+	pp, qq, pq = pad(pp), pad(qq), pad(pq)
+	ok = finiteAll(pp.lo, pp.hi, qq.lo, qq.hi, pq.lo, pq.hi)
+	return pp, qq, pq, ok
+}
+
+// diff returns x - m, rounded away from zero, computed from whichever of
+// x, 1-x keeps precision.
+func diff(x, m coord) float64 {
+	var d float64
+	if x.l < -math.Ln2 && m.l < -math.Ln2 {
+		d = math.Exp(x.l) - math.Exp(m.l)
+	} else {
+		d = math.Exp(m.l1) - math.Exp(x.l1)
+	}
+	// x and m carry the relative error of their logs (a few ulps of |log|).
+	sx, sm := math.Exp(math.Min(x.l, x.l1)), math.Exp(math.Min(m.l, m.l1))
+	pad := 4 * eps64 * (math.Abs(d) + (sx+sm)*(2+math.Abs(math.Min(x.l, x.l1))+math.Abs(math.Min(m.l, m.l1))))
+	return d + math.Copysign(pad, d)
+}

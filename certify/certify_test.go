@@ -1,0 +1,220 @@
+package certify
+
+import (
+	"context"
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/bernamp/bernamp/internal/testref"
+)
+
+// directF is F_n(p, q) of math.md 3c written out term by term (j = 0..n),
+// independent of model's pairing of j with n-j; for small n only.
+func directF(n int, c, a, p, q float64) float64 {
+	var s float64
+	for j := 0; j <= n; j++ {
+		b := math.Pow(c, float64(j)) * math.Pow(1-c, float64(n-j))
+		b2 := math.Pow(c, float64(n-j)) * math.Pow(1-c, float64(j))
+		u, v := p*b+(1-p)*b2, q*b+(1-q)*b2
+		s += binom(n, j) * math.Pow(u, a) * math.Pow(v, 1-a)
+	}
+	return s
+}
+
+func binom(n, j int) float64 {
+	r := 1.0
+	for i := 1; i <= j; i++ {
+		r = r * float64(n-j+i) / float64(i)
+	}
+	return r
+}
+
+// TestModelMatchesDirectSum checks the paired, log-space F_n against the
+// plain sum at random points.
+func TestModelMatchesDirectSum(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	for _, n := range []int{1, 2, 3, 4, 7, 12} {
+		for _, c := range []float64{0.05, 0.2, 0.45} {
+			for _, a := range []float64{1.5, 5, 20} {
+				m := newModel(n, c, a)
+				for range 20 {
+					s, u := 6*rng.Float64()-3, 6*rng.Float64()-3
+					pt := m.eval(fromLogit(s), fromLogit(u), 0)
+					f := pt.f[0][kVal]
+					f.add(pt.f[1][kVal].log(), 0)
+					got := math.Exp(f.log())
+					p, q := 1/(1+math.Exp(-s)), 1/(1+math.Exp(-u))
+					want := directF(n, c, a, p, q)
+					if math.Abs(got-want) > 1e-12*want {
+						t.Errorf("n=%d c=%v a=%v (p,q)=(%v,%v): F=%v, direct sum %v", n, c, a, p, q, got, want)
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestMultipliersReference compares the first-order multipliers with the
+// 60-digit values of testdata/ref/certify_kkt.csv (mpmath, independent of
+// this code): l1 = k1 U/E, l2 = k2 U/E, l0/E = L0 U/E, U/E = e^((a-1)(LB-eps)).
+func TestMultipliersReference(t *testing.T) {
+	rows, _ := testref.Floats(t, "../testdata/ref/certify_kkt.csv", 9, 30)
+	compared := 0
+	defer func() {
+		if compared < 20 {
+			t.Errorf("compared %d rows, want at least 20", compared)
+		}
+	}()
+	for _, r := range rows {
+		n, c, a, eps := int(r[0]), r[1], r[2], r[3]
+		if n > 2000 {
+			continue // O(n) per evaluation: covered by the reach benchmarks
+		}
+		lb, l0, l1, l2 := r[5], r[6], r[7], r[8]
+		if eps-lb < 1e-9 {
+			continue // LB = eps: the closed form decides, no multipliers
+		}
+		compared++
+		pr := newProblem(n, c, a, eps, 1e-9)
+		ue := math.Exp((a - 1) * (lb - eps))
+		for i, g := range [][2]float64{{pr.k1 * ue, l1}, {pr.k2 * ue, l2}, {pr.l0 * ue, l0}} {
+			// The multipliers solve a 2x2 system: 1e-9 of the largest is
+			// far below what moves the bound (tau) and far above rounding.
+			scale := math.Max(l1, math.Abs(l0)) + l2
+			if math.Abs(g[0]-g[1]) > 1e-9*scale {
+				t.Errorf("n=%d c=%v alpha=%v eps=%v: multiplier %d = %v, reference %v", n, c, a, eps, i, g[0], g[1])
+			}
+		}
+		if got := pr.logU / (a - 1); math.Abs(got-lb) > 1e-12*math.Max(1, lb) {
+			t.Errorf("n=%d c=%v alpha=%v eps=%v: log U/(a-1) = %v, LB %v", n, c, a, eps, got, lb)
+		}
+	}
+}
+
+var provedPoints = []struct {
+	n             int
+	c, alpha, eps float64
+}{
+	{1, 0.1, 5, 1}, {2, 0.1, 5, 1}, {4, 0.1, 5, 1}, {3, 0.2, 4, 1.5}, {6, 0.3, 5, 1},
+	{100, 0.45, 2, 0.3}, {1000, 0.49, 5, 1}, {15, 0.3, 50, 2},
+}
+
+// TestProved checks LB <= Upper <= LB + tol wherever the search closes, and
+// that it closes at these points.
+func TestProved(t *testing.T) {
+	for _, p := range provedPoints {
+		r, err := Certify(context.Background(), p.n, p.c, p.alpha, p.eps, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.Status != Proved || !(r.Upper >= r.LB) || r.Upper-r.LB > DefaultTol {
+			t.Errorf("%+v: status %v, Upper - LB = %v", p, r.Status, r.Upper-r.LB)
+		}
+	}
+}
+
+// TestBoxBoundsValid draws boxes and points in them: a box's bound is never
+// below psi at a point of the box. Half the boxes are small ones near the
+// tangent point, where the bound is tightest.
+func TestBoxBoundsValid(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for _, p := range provedPoints[:6] {
+		pr := newProblem(p.n, p.c, p.alpha, p.eps, 1e-9)
+		D := math.Log(1/pointP(p.alpha, p.eps) - 1)
+		for i := range 200 {
+			var s1, s2, t1, t2 float64
+			if i%2 == 0 {
+				w := math.Pow(10, -4*rng.Float64())
+				s1, t1 = -D+w*(rng.Float64()-0.5), D+w*(rng.Float64()-0.5)
+				s2, t2 = s1+w*rng.Float64(), t1+w*rng.Float64()
+			} else {
+				s1, t1 = 10*rng.Float64()-8, 16*rng.Float64()-8
+				s2, t2 = s1+3*rng.Float64(), t1+3*rng.Float64()
+			}
+			b := &box{s1: s1, s2: s2, t1: t1, t2: t2}
+			pr.bound(b)
+			for range 20 {
+				s, u := s1+(s2-s1)*rng.Float64(), t1+(t2-t1)*rng.Float64()
+				v, ok := pr.value(pr.m.eval(fromLogit(s), fromLogit(u), 0))
+				if ok && v.v-v.err > b.ub {
+					t.Fatalf("%+v box [%v,%v]x[%v,%v]: bound %v below psi %v at (%v,%v)", p, s1, s2, t1, t2, b.ub, v.v, s, u)
+				}
+			}
+		}
+	}
+}
+
+func pointP(alpha, eps float64) float64 {
+	lo, hi := 1e-300, 0.5
+	r := func(p float64) float64 {
+		return math.Log(math.Pow(p, alpha)*math.Pow(1-p, 1-alpha)+math.Pow(1-p, alpha)*math.Pow(p, 1-alpha)) / (alpha - 1)
+	}
+	for range 200 {
+		m := (lo + hi) / 2
+		if r(m) > eps {
+			lo = m
+		} else {
+			hi = m
+		}
+	}
+	return hi
+}
+
+// TestNegativeSlack: with the target below LB nothing is certified (the
+// tangent point itself violates it).
+func TestNegativeSlack(t *testing.T) {
+	for _, p := range provedPoints[:4] {
+		pr := newProblem(p.n, p.c, p.alpha, p.eps, 1e-9)
+		pr.tau = -1e-7
+		out := pr.search(context.Background(), 20000)
+		if out.closed && !out.violated {
+			t.Errorf("%+v: closed with the target below LB", p)
+		}
+	}
+}
+
+// TestMovedMultiplier: a multiplier moved off its first-order value (l0
+// kept at psi(p*, 1-p*)) is caught by a violating point, or certifies a
+// larger bound, never a smaller one.
+func TestMovedMultiplier(t *testing.T) {
+	for _, p := range provedPoints[:4] {
+		for _, f := range []float64{0.99, 1.01} {
+			pr := newProblem(p.n, p.c, p.alpha, p.eps, 1e-9)
+			base := pr.upper(pr.l0 + pr.tau)
+			pr.k1 *= f
+			pr.l0 = 1 - pr.k1*math.Exp(pr.logGStar-pr.logE) - pr.k2*math.Exp(pr.logHStar-pr.logE)
+			out := pr.search(context.Background(), 20000)
+			if !out.violated {
+				t.Errorf("%+v k1 x %v: no violating point found", p, f)
+			}
+			if u := pr.upper(out.sup); u < base {
+				t.Errorf("%+v k1 x %v: bound %v below the first-order bound %v", p, f, u, base)
+			}
+		}
+	}
+}
+
+// TestDeterministic: the same point gives the same boxes and bound.
+func TestDeterministic(t *testing.T) {
+	a, _ := Certify(context.Background(), 3, 0.2, 4, 1.5, nil)
+	b, _ := Certify(context.Background(), 3, 0.2, 4, 1.5, nil)
+	if a.Upper != b.Upper || a.Boxes != b.Boxes {
+		t.Errorf("two runs differ: %v/%d and %v/%d", a.Upper, a.Boxes, b.Upper, b.Boxes)
+	}
+}
+
+func TestBadInput(t *testing.T) {
+	for _, in := range []struct {
+		n             int
+		c, alpha, eps float64
+		tol           float64
+	}{
+		{0, 0.1, 5, 1, 0}, {MaxN + 1, 0.1, 5, 1, 0}, {1, 0.5, 5, 1, 0}, {1, 0.1, 1, 1, 0},
+		{1, 0.1, math.NaN(), 1, 0}, {1, 0.1, 5, -1, 0}, {1, 0.1, 5, math.Inf(1), 0}, {1, 0.1, 5, 1, -1},
+	} {
+		if _, err := Certify(context.Background(), in.n, in.c, in.alpha, in.eps, &Settings{Tol: in.tol}); err == nil {
+			t.Errorf("%+v: no error", in)
+		}
+	}
+}

@@ -1,0 +1,247 @@
+package certify
+
+import (
+	"math"
+
+	"github.com/bernamp/bernamp/internal/logspace"
+)
+
+// eps64 is the unit roundoff of float64.
+const eps64 = 0x1p-53
+
+// coord is one coordinate of a point of the unit square, kept as the pair
+// (log x, log(1-x)) so that x near 0 and near 1 are both exact to relative
+// precision. It is made from the logit s = log(x/(1-x)), which may be ±Inf.
+type coord struct{ l, l1 float64 }
+
+func fromLogit(s float64) coord {
+	return coord{l: -logspace.Softplus(-s), l1: -logspace.Softplus(s)}
+}
+
+// value returns x.
+func (x coord) value() float64 {
+	if x.l < -math.Ln2 {
+		return math.Exp(x.l)
+	}
+	return -math.Expm1(x.l1)
+}
+
+// model holds F_n written as a mixture of smoothed two-point terms,
+//
+//	F_n(p, q) = sum_j w_j [ g(p + (1-p) e_j, q + (1-q) e_j) + g(1-p + p e_j, 1-q + q e_j) ],
+//
+// over j = 0..floor(n/2), where w_j = C(n, j) c^j (1-c)^(n-j) is the
+// Binomial(n, c) probability of j, e_j = (c/(1-c))^(n-2j) <= 1 and
+// g(u, v) = u^alpha v^(1-alpha). It is the pairing of the terms j and n-j of
+// math.md 3c's sum (w_j e_j is the probability of n-j); the middle term of
+// an even n is counted once, through the weight w_j / 2.
+type model struct {
+	n     int
+	alpha float64
+	lw    []float64 // log w_j
+	le    []float64 // log e_j = -(n - 2j) log((1-c)/c)
+	om    []float64 // 1 - e_j
+}
+
+func newModel(n int, c, alpha float64) *model {
+	m := &model{n: n, alpha: alpha}
+	lam := logspace.LogOdds(c)
+	for j := 0; 2*j <= n; j++ {
+		lw := logspace.BinomPMF(j, n, c, 1-c)
+		if 2*j == n {
+			lw -= math.Ln2
+		}
+		le := -float64(n-2*j) * lam
+		m.lw = append(m.lw, lw)
+		m.le = append(m.le, le)
+		m.om = append(m.om, -math.Expm1(le))
+	}
+	return m
+}
+
+// mixed returns log(x + (1-x) e) as base + corr, where base is the larger of
+// log x and log(1-x) + log e and corr = log(1 + e^(smaller - larger)) is in
+// [0, log 2]; top says whether base is log x. Keeping the two parts apart
+// lets a difference of two such logs with the same kind of base cancel the
+// large common part (log e) exactly.
+func mixed(x coord, le float64) (base, corr float64, top bool) {
+	a, b := x.l, x.l1+le
+	if a >= b {
+		return a, logspace.Softplus(b - a), true
+	}
+	return b, logspace.Softplus(a - b), false
+}
+
+// logRatio returns log(u/v) for u = x + (1-x) e and v = y + (1-y) e, with
+// the common log e cancelled exactly where both are dominated by it.
+func logRatio(x, y coord, le float64) (lu, lv, d float64) {
+	bu, cu, tu := mixed(x, le)
+	bv, cv, tv := mixed(y, le)
+	lu, lv = bu+cu, bv+cv
+	switch {
+	case tu && tv:
+		d = (x.l - y.l) + (cu - cv)
+	case !tu && !tv:
+		d = (x.l1 - y.l1) + (cu - cv)
+	default:
+		d = lu - lv
+	}
+	return lu, lv, d
+}
+
+// sum accumulates a sum of positive terms given by their logs: a reference
+// level top, Neumaier's compensated sum relative to it, and err, the sum of
+// each term times a bound on its relative error (from the logs that form
+// it). The level moves only when a term exceeds it by e^30, so the
+// rescalings (one rounding each) stay few and are counted.
+type sum struct {
+	top, s, comp, err float64
+	rescales          int
+}
+
+func newSum() sum { return sum{top: math.Inf(-1)} }
+
+// add adds e^x, whose relative error is at most r.
+func (a *sum) add(x, r float64) {
+	if math.IsInf(x, -1) {
+		return
+	}
+	if x > a.top+30 || math.IsInf(x, 1) {
+		if !math.IsInf(a.top, -1) {
+			f := math.Exp(a.top - x)
+			a.s *= f
+			a.comp *= f
+			a.err *= f
+			a.rescales++
+		}
+		a.top = x
+	}
+	t := math.Exp(x - a.top)
+	v := a.s + t
+	if math.Abs(a.s) >= t {
+		a.comp += (a.s - v) + t
+	} else {
+		a.comp += (t - v) + a.s
+	}
+	a.s = v
+	a.err += t * r
+}
+
+// log returns the log of the sum.
+func (a *sum) log() float64 {
+	if math.IsInf(a.top, -1) {
+		return a.top
+	}
+	return a.top + math.Log(a.s+a.comp)
+}
+
+// relErr bounds the relative error of the sum: the terms' own errors, two
+// roundings per rescaling and the compensated sum's (2 ulps, plus the
+// second-order term that a few ulps more cover for the sums here).
+func (a *sum) relErr() float64 {
+	if a.s == 0 {
+		return 0
+	}
+	return a.err/a.s + float64(2*a.rescales+6)*eps64
+}
+
+// scaled returns the sum times e^-ref (+Inf when it overflows) and a bound
+// on its absolute error.
+func (a *sum) scaled(ref float64) (v, err float64) {
+	if math.IsInf(a.top, -1) {
+		return 0, 0
+	}
+	v = math.Exp(a.top-ref) * (a.s + a.comp)
+	// exp adds an error of ulps of its argument's size.
+	return v, v * (a.relErr() + 2*eps64*(math.Abs(a.top)+math.Abs(ref)+1))
+}
+
+// Kinds of sums kept per half of F: the value and, for the Taylor forms,
+// the derivatives of each term g(u, v) with respect to its own u and v
+// (times 1-e_j per derivative, the chain rule's factor):
+// g, g/u, g/v, g/u^2, g/v^2, g/(u v).
+const (
+	kVal = iota
+	kU
+	kV
+	kUU
+	kVV
+	kUV
+	nKinds
+)
+
+// point is F_n, G and G^T at one point (p, q). The halves of each function
+// (the terms in p and in 1-p) are kept apart: they are monotone in p and q
+// in opposite directions, and a box takes each at its own corner.
+type point struct {
+	p, q coord
+	// f[h][kind]: sums over j of w_j (1-e_j)^order kind-term of half h,
+	// half 0 with u = p + (1-p) e_j, v = q + (1-q) e_j, half 1 with
+	// u = 1-p + p e_j, v = 1-q + q e_j.
+	f [2][nKinds]sum
+	// kinds computed: 1 (value), 3 (and first order) or nKinds.
+	kinds int
+	// log g(p, q), log g(1-p, 1-q) (the halves of G), log g(q, p),
+	// log g(1-q, 1-p) (the halves of G^T).
+	lg1, lg2, lh1, lh2 float64
+}
+
+// eval computes F_n, G and G^T at (p, q); order 0, 1 or 2 says how many
+// derivatives of F's terms to sum.
+func (m *model) eval(p, q coord, order int) *point {
+	a := m.alpha
+	pt := &point{p: p, q: q, kinds: [3]int{1, 3, nKinds}[order]}
+	for h := range pt.f {
+		for k := range pt.f[h] {
+			pt.f[h][k] = newSum()
+		}
+	}
+	pb, qb := coord{p.l1, p.l}, coord{q.l1, q.l} // 1-p, 1-q
+	for j, lw := range m.lw {
+		le := m.le[j]
+		for h, xy := range [2][2]coord{{p, q}, {pb, qb}} {
+			lu, lv, d := logRatio(xy[0], xy[1], le)
+			t := lw + lv + a*d
+			// A few ulps of the magnitudes that form each log bound its error.
+			r := 8 * eps64 * (math.Abs(lw) + math.Abs(lv) + a*(math.Abs(d)+4) + 8)
+			f := &pt.f[h]
+			f[kVal].add(t, r)
+			if pt.kinds == 1 || !(m.om[j] > 0) {
+				continue
+			}
+			lo := math.Log(m.om[j])
+			r += 8 * eps64 * (math.Abs(lo) + math.Abs(lu) + math.Abs(lv) + 4)
+			f[kU].add(t-lu+lo, r)
+			f[kV].add(t-lv+lo, r)
+			if pt.kinds == nKinds {
+				r += 8 * eps64 * (math.Abs(lo) + math.Abs(lu) + math.Abs(lv))
+				f[kUU].add(t-2*lu+2*lo, r)
+				f[kVV].add(t-2*lv+2*lo, r)
+				f[kUV].add(t-lu-lv+2*lo, r)
+			}
+		}
+	}
+	pt.lg1, pt.lg2 = logG(p.l, q.l, a), logG(p.l1, q.l1, a)
+	pt.lh1, pt.lh2 = logG(q.l, p.l, a), logG(q.l1, p.l1, a)
+	return pt
+}
+
+// gRel bounds the relative error of g(u, v) computed by logG.
+func gRel(lu, lv, a float64) float64 {
+	if math.IsInf(lu, 0) || math.IsInf(lv, 0) {
+		return 0 // g is exactly 0 or +Inf
+	}
+	return 8 * eps64 * (math.Abs(lv) + a*(math.Abs(lu)+math.Abs(lv)) + 8)
+}
+
+// logG returns log g(u, v) = alpha log u + (1-alpha) log v, with g(0, v) = 0
+// and g(u, 0) = +Inf for u > 0 (the perspective's limits).
+func logG(lu, lv, a float64) float64 {
+	switch {
+	case math.IsInf(lu, -1):
+		return lu
+	case math.IsInf(lv, -1):
+		return math.Inf(1)
+	}
+	return lv + a*(lu-lv)
+}
