@@ -21,9 +21,11 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/bernamp/bernamp/bounds"
+	"github.com/bernamp/bernamp/certify"
 	"github.com/bernamp/bernamp/check"
 	"github.com/bernamp/bernamp/solver"
 )
@@ -85,8 +87,21 @@ type Result struct {
 	Method           string         // how PostUpper was proved
 	Witness          *Witness
 	Search           *Search
-	Certificate      *Certificate // the proof behind PostUpper for D >= 2, nil when none was run
+	Certificate      *Certificate // the output-ratio proof for D >= 2, K = 1, nil when none was run
+	Pieces           *Pieces      // the whole-box two-point-pieces proof at n = D K, nil when none was run
 	Seconds          float64      // wall time of the solve
+}
+
+// Pieces records the two-point-pieces certificate at n = D K
+// (certify.Certify, docs/engine.md): a proved upper bound on Post over the
+// whole box [C, 1-C]^D for every (D, K) with the same product.
+type Pieces struct {
+	N         int     // D K
+	Upper     float64 // proved upper bound on Post, in nats (above Post)
+	Proved    bool    // Upper - LB <= Tol: Post = LB within Tol over the whole box
+	Boxes     int     // boxes of the branch and bound
+	Violation bool    // a point where the inequality with the first-order multipliers fails
+	Seconds   float64 // wall time
 }
 
 // Certificate records the branch and bound over output likelihood ratios
@@ -140,10 +155,13 @@ type Settings struct {
 	// Workers is the number of goroutines one point may use; 0 means
 	// runtime.GOMAXPROCS(0). The answer does not depend on it.
 	Workers int
-	// NoCertify skips the certificate for D >= 2; PostUpper is then the
-	// closed form. The certificate runs where the full corner program is
-	// small enough (D <= 5, (K+1)^D <= 4096) and, when Timeout is 0, for at
-	// most DefaultCertTimeout.
+	// NoCertify skips the certificates: PostUpper is then the closed form
+	// (or, for D = 1 and K = 1, the polygon branch and bound). The
+	// two-point-pieces certificate runs first, at n = D K <=
+	// certify.MaxN; where it does not close and K = 1, the output-ratio
+	// certificate runs where the corner program is small enough (D <= 5,
+	// (K+1)^D <= 4096). When Timeout is 0 each runs for at most
+	// DefaultCertTimeout.
 	NoCertify bool
 }
 
@@ -204,32 +222,23 @@ func Post(ctx context.Context, p Params, s *Settings) (Result, error) {
 		s = &Settings{}
 	}
 	if !s.BoundsOnly {
-		ss := solver.Settings{Tol: tol, Method: s.Method}
 		if s.Timeout > 0 {
 			var cancel context.CancelFunc
 			ctx, cancel = context.WithTimeout(ctx, s.Timeout)
 			defer cancel()
 		}
-		workers := s.Workers
-		sr, rec, err := solver.Maximize(ctx, p.D, p.K, p.C, p.Alpha, p.Eps, workers, &ss)
-		if err != nil {
-			return Result{}, fmt.Errorf("bernamp.Post: %w", err)
-		}
-		r.Post = math.Max(sr.Lower, r.LB)
-		r.PostUpper = math.Min(sr.Upper, r.UB)
-		r.Status = sr.Status.String()
-		r.Method = sr.Method
-		r.Witness = &Witness{Corners: sr.Corners, P: sr.P, Q: sr.Q, Value: sr.Lower, DivPQ: sr.DivPQ, DivQP: sr.DivQP}
-		st := sr.Stats
-		r.Search = &Search{Complete: st.Complete, Boxes: st.Boxes, Open: st.Open, Cuts: st.Cuts, Evals: st.Evals, OpenBound: st.OpenBound}
-		if rec != nil {
-			r.Search.Configs, r.Search.Searched, r.Search.Deep, r.Search.Pruned = rec.Configs, rec.Searched, rec.Deep, rec.Pruned
-			r.Search.Complete = rec.Complete
-		}
-		if p.D >= 2 && r.Status != StatusCertified && !s.NoCertify {
-			if err := certify(ctx, p, s, tol, workers, &r); err != nil {
+		if !s.NoCertify && r.Status != StatusCertified {
+			if err := pieces(ctx, p, s, tol, &r); err != nil {
 				return Result{}, fmt.Errorf("bernamp.Post: %w", err)
 			}
+		}
+		if r.Status != StatusCertified {
+			if err := search(ctx, p, s, tol, &r); err != nil {
+				return Result{}, fmt.Errorf("bernamp.Post: %w", err)
+			}
+		}
+		if r.Witness == nil {
+			r.Witness = theorem4(p, r.LB)
 		}
 	}
 	r.Excess = r.Post - r.LB
@@ -245,15 +254,101 @@ func Post(ctx context.Context, p Params, s *Settings) (Result, error) {
 	return r, nil
 }
 
-// certify runs solver.Certify above the witness r.Post and tightens
-// r.PostUpper and r.Status with what it proves. A point too large for the
-// certificate's dense LPs keeps the closed form.
-func certify(ctx context.Context, p Params, s *Settings, tol float64, workers int, r *Result) error {
+// piecesBoxesK1 caps the pieces certificate where the corner certificates
+// can take over (K = 1, D <= 5).
+const piecesBoxesK1 = 20_000
+
+// pieces runs the two-point-pieces certificate at n = D K and keeps what it
+// proves: it holds over the whole box for every K.
+func pieces(ctx context.Context, p Params, s *Settings, tol float64, r *Result) error {
+	n := p.D * p.K
+	if n > certify.MaxN || n/p.K != p.D {
+		return nil
+	}
 	if s.Timeout == 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, DefaultCertTimeout)
 		defer cancel()
 	}
+	cs := &certify.Settings{Tol: tol}
+	if p.K == 1 && p.D <= 5 {
+		// The corner certificates are exact over the box at K = 1 and
+		// fast where this one is slow (small c, large alpha): keep it short.
+		cs.MaxBoxes = piecesBoxesK1
+	}
+	c, err := certify.Certify(ctx, n, p.C, p.Alpha, p.Eps, cs)
+	if err != nil {
+		return err
+	}
+	r.Pieces = &Pieces{N: n, Upper: c.Upper, Proved: c.Status == certify.Proved, Boxes: c.Boxes,
+		Violation: c.Violation, Seconds: c.Seconds}
+	if c.Upper < r.PostUpper {
+		r.PostUpper, r.Method = c.Upper, "two-point pieces (n = d k)"
+	}
+	if r.PostUpper-r.Post <= tol {
+		r.Status = StatusCertified
+	}
+	return nil
+}
+
+// theorem4 returns the Theorem 4 pair as a witness: p* on 0^D and 1-p* on
+// 1^D for P, mirrored for Q; both divergences are r_alpha(p*) <= eps.
+func theorem4(p Params, lb float64) *Witness {
+	ps := bounds.P(p.Alpha, p.Eps)
+	div := 0.0
+	if ps < 0.5 {
+		div = bounds.Renyi(p.Alpha, ps)
+	}
+	return &Witness{Corners: []string{strings.Repeat("0", p.D), strings.Repeat("1", p.D)},
+		P: []float64{ps, 1 - ps}, Q: []float64{1 - ps, ps}, Value: lb, DivPQ: div, DivQP: div}
+}
+
+// search runs the witness search (solver.Maximize) for a better Post and,
+// for K = 1, where the corners are exact over the box, the corner
+// certificates (the d = 1 polygon, the output-ratio branch and bound). For
+// K >= 2 their upper bounds hold for the corner program only (the paper's
+// Lemma 2 fails), so PostUpper keeps the whole-box bounds.
+func search(ctx context.Context, p Params, s *Settings, tol float64, r *Result) error {
+	ss := solver.Settings{Tol: tol, Method: s.Method}
+	sr, rec, err := solver.Maximize(ctx, p.D, p.K, p.C, p.Alpha, p.Eps, s.Workers, &ss)
+	if err != nil {
+		return err
+	}
+	r.Post = math.Max(sr.Lower, r.LB)
+	r.Witness = &Witness{Corners: sr.Corners, P: sr.P, Q: sr.Q, Value: sr.Lower, DivPQ: sr.DivPQ, DivQP: sr.DivQP}
+	st := sr.Stats
+	r.Search = &Search{Complete: st.Complete, Boxes: st.Boxes, Open: st.Open, Cuts: st.Cuts, Evals: st.Evals, OpenBound: st.OpenBound}
+	if rec != nil {
+		r.Search.Configs, r.Search.Searched, r.Search.Deep, r.Search.Pruned = rec.Configs, rec.Searched, rec.Deep, rec.Pruned
+		r.Search.Complete = rec.Complete
+	}
+	if p.K == 1 {
+		if sr.Upper < r.PostUpper {
+			r.PostUpper, r.Method = sr.Upper, sr.Method
+		}
+		if p.D >= 2 && r.PostUpper-r.Post > tol && !s.NoCertify {
+			if err := certifyCorners(ctx, p, s, tol, r); err != nil {
+				return err
+			}
+		}
+	}
+	r.Status = StatusWitness
+	if r.PostUpper-r.Post <= tol {
+		r.Status = StatusCertified
+	}
+	return nil
+}
+
+// certifyCorners runs solver.Certify above the witness r.Post and tightens
+// r.PostUpper with what it proves. A point too large for the certificate's
+// dense LPs keeps its bound.
+func certifyCorners(ctx context.Context, p Params, s *Settings, tol float64, r *Result) error {
+	if s.Timeout == 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, DefaultCertTimeout)
+		defer cancel()
+	}
+	workers := s.Workers
 	if workers == 0 {
 		workers = -1 // solver.CertSettings: GOMAXPROCS
 	}
@@ -270,9 +365,6 @@ func certify(ctx context.Context, p Params, s *Settings, tol float64, workers in
 		// Below r.Post would be a bug; the caller's cross-check reports it.
 		r.PostUpper = cert.Upper
 		r.Method = solver.MethodOutputRatioBB
-	}
-	if r.PostUpper-r.Post <= tol {
-		r.Status = StatusCertified
 	}
 	return nil
 }

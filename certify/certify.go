@@ -168,6 +168,7 @@ type problem struct {
 	k1, k2      float64
 	l0, tau     float64
 	evals       int
+	cache       map[[2]float64]*point // corners shared by a box and its two children
 }
 
 func newProblem(n int, c, alpha, eps, tol float64) *problem {
@@ -239,7 +240,12 @@ type box struct {
 	ub             float64
 	cs, ct         float64 // how much each side's width costs in the bound (for the split)
 	depth, seq     int
+	pts            []*point // corners as evaluated (p1,q2), (p2,q1), (p1,q1), (p2,q2), kept for the children
 }
+
+// keepCorners caps the open boxes that keep their corner evaluations for
+// their children (memory: about 1 kB a box).
+const keepCorners = 50_000
 
 type boxHeap []*box
 
@@ -298,6 +304,12 @@ func (pr *problem) search(ctx context.Context, maxBoxes int) outcome {
 			break
 		}
 		heap.Pop(h)
+		pr.cache = map[[2]float64]*point{}
+		for _, p := range top.pts {
+			if p != nil {
+				pr.cache[p.at] = p
+			}
+		}
 		kids, ok := split(top)
 		if !ok {
 			stuck = math.Max(stuck, top.ub)
@@ -314,7 +326,12 @@ func (pr *problem) search(ctx context.Context, maxBoxes int) outcome {
 				}
 			}
 			if b.ub > target || out.violated {
+				if h.Len() >= keepCorners {
+					b.pts = nil
+				}
 				push(b)
+			} else {
+				b.pts = nil
 			}
 		}
 	}
@@ -386,6 +403,7 @@ func split(b *box) ([2]*box, bool) {
 	}
 	x.cs, x.ct, y.cs, y.ct = 0, 0, 0, 0
 	x.depth, y.depth = b.depth+1, b.depth+1
+	x.pts, y.pts = nil, nil
 	return [2]*box{&x, &y}, true
 }
 
@@ -422,11 +440,21 @@ func (pr *problem) enclose(b *box) float64 {
 		order = 2
 		corners = append(corners, [2]coord{p1, q1}, [2]coord{p2, q2})
 	}
+	at := [][2]float64{{b.s1, b.t2}, {b.s2, b.t1}, {b.s1, b.t1}, {b.s2, b.t2}}
 	pts := make([]*point, len(corners))
 	for i, c := range corners {
+		if p, ok := pr.cache[at[i]]; ok && p.kinds >= [3]int{1, 3, nKinds}[order] {
+			pts[i] = p
+			continue
+		}
 		pts[i] = pr.m.eval(c[0], c[1], order)
+		pts[i].at = at[i]
+		pr.evals++
+		if pr.cache != nil {
+			pr.cache[at[i]] = pts[i]
+		}
 	}
-	pr.evals += len(pts)
+	b.pts = pts
 	b.ub = pr.monotone(pts)
 	if !finite {
 		return math.Inf(-1)

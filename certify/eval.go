@@ -175,6 +175,7 @@ const (
 // in opposite directions, and a box takes each at its own corner.
 type point struct {
 	p, q coord
+	at   [2]float64 // the logits (s, t) it was made from, when a box corner
 	// f[h][kind]: sums over j of w_j (1-e_j)^order kind-term of half h,
 	// half 0 with u = p + (1-p) e_j, v = q + (1-q) e_j, half 1 with
 	// u = 1-p + p e_j, v = 1-q + q e_j.

@@ -47,6 +47,17 @@ type record struct {
 	Witness          *witnessRecord `json:"witness,omitempty"`
 	Search           *searchRecord  `json:"search,omitempty"`
 	Certificate      *certRecord    `json:"certificate,omitempty"`
+	Pieces           *piecesRecord  `json:"pieces,omitempty"`
+}
+
+// piecesRecord is the whole-box two-point-pieces certificate at n = d k.
+type piecesRecord struct {
+	N         int     `json:"n"`         // d k
+	Upper     float64 `json:"upper"`     // proved upper bound on Post over the whole box
+	Proved    bool    `json:"proved"`    // upper - lb <= tol: Post = LB
+	Boxes     int     `json:"boxes"`     // boxes of the branch and bound
+	Violation bool    `json:"violation"` // the inequality failed at a point with the first-order multipliers
+	Seconds   float64 `json:"seconds"`   // wall time; 0 with --no-timing
 }
 
 // certRecord is the proof behind post_upper for d >= 2.
@@ -115,6 +126,12 @@ func newRecord(r bernamp.Result, timing bool) *record {
 			rec.Certificate.Seconds = math.Round(c.Seconds*1e4) / 1e4
 		}
 	}
+	if c := r.Pieces; c != nil {
+		rec.Pieces = &piecesRecord{N: c.N, Upper: c.Upper, Proved: c.Proved, Boxes: c.Boxes, Violation: c.Violation}
+		if timing {
+			rec.Pieces.Seconds = math.Round(c.Seconds*1e4) / 1e4
+		}
+	}
 	return rec
 }
 
@@ -168,6 +185,9 @@ func (r *record) finite() error {
 	}
 	if c := r.Certificate; c != nil {
 		vs = append(vs, named{"certificate.upper", c.Upper}, named{"certificate.open_bound", c.OpenBound})
+	}
+	if c := r.Pieces; c != nil {
+		vs = append(vs, named{"pieces.upper", c.Upper})
 	}
 	for _, x := range vs {
 		if math.IsNaN(x.v) || math.IsInf(x.v, 0) {
