@@ -1,0 +1,562 @@
+package bounds
+
+import (
+	"math"
+
+	"github.com/bernamp/bernamp/internal/logspace"
+)
+
+// pairDivergence returns R_alpha(B(P), B(Q)) for the antipodal pair with
+// logit D over n coin flips, summing only the terms that matter and
+// bounding the rest with a proof.
+//
+// The sum. With rho_j = P_j/Q_j, sum_j C(n,j) Q_j = sum_j C(n,j) P_j = 1
+// gives f - 1 = sum_j C(n,j) Q_j h(log rho_j) with h(L) = e^(alpha L) - 1 -
+// alpha (e^L - 1) >= 0. Pairing j with n-j (rho_(n-j) = 1/rho_j, and the
+// middle term of an even n is 0) folds it onto i = 0..(n-1)/2:
+//
+//	f - 1 = sum_i b_i Phi(u_i),  b_i = C(n,i) c^i (1-c)^(n-i),  u_i = e^(-lam (n-2i)) < 1,
+//	Phi(u) = P2^alpha Q2^(1-alpha) + Q2^alpha P2^(1-alpha) - P2 - Q2
+//	       = Q2 expm1((alpha-1) l) (1 - e^(-alpha l)),
+//	P2 = p + (1-p) u,  Q2 = (1-p) + p u,  l = log(Q2/P2) = log1p((1-2p)(1-u)/P2) >= 0,
+//
+// lam = log((1-c)/c). Each factor of the last form of Phi is computed
+// without cancellation, so f - 1 keeps full relative accuracy when LB is
+// tiny. Phi is convex and decreasing on [0, 1] (a sum of perspectives of
+// convex functions, zero at u = 1), Phi(0) = e^((alpha-1) r_alpha(p)) - 1,
+// and u_i increases with i. The exponents used below, from the derivative
+// of log Phi in log u (with dl/dlog u = -(1-2p) u/(P2 Q2)):
+//
+//	gamma(u0) = max( u0/(1-u0), (1-2p)(u0/P2(u0)) max(alpha-1, 1/l(u0)) - p/(1-p) )
+//	            <= -dlog Phi/dlog u on [u0, 1],
+//	Gamma(u0) = (alpha-1+2/l(u0)) (1-2p) (u0/P2(u0)) / (1-p)
+//	            >= -dlog Phi/dlog u on (0, u0].
+//
+// The window. When Phi is flat to 2^-62 over the binomial's bulk m0 +-
+// 10 sqrt(n c (1-c)) (m0 its mode; flatness from the tangent at 0, Phi(u) >=
+// Phi(0) + Phi'(0) u), f - 1 is at least Phi(0) (1 - 2^-62) times the bulk's
+// mass, whose complement is bounded as below, and at most Phi(0): O(1) work,
+// and LB = r_alpha(p) = eps to 2^-61. Otherwise the largest term i0 is
+// found by bisection on the sign of t_(i+1) - t_i over [0, m0] (t_i
+// decreases past m0), and terms are added walking right from i0, then
+// left, until what is left on that side is provably at most 2^-61 of the
+// running sum. With the ratios of b_i, which decrease with i:
+//
+//	right of hi: sum_(i>hi) t_i <= t_hi r/(1-r),  r = (b_(hi+1)/b_hi) e^(-2 lam gamma(u_hi)) < 1;
+//	left of lo:  sum_(i<lo) t_i <= min( Phi(0) b_lo s/(1-s),  t_lo s'/(1-s') ),
+//	             s = b_(lo-1)/b_lo < 1,  s' = s e^(2 lam Gamma(u_lo)) < 1.
+//
+// In the tests the walk covers about 9 sqrt(n c (1-c)) terms below i0 and
+// up to 6 above it (or up to n/2), allocates nothing, and would at worst
+// (bounds that never bite) visit all (n+1)/2 terms. For (n+1)/2 <= 64
+// every term is summed. b_i comes from logBinomPMF, which keeps n c exact
+// (logspace.BinomPMF rounds it, which costs up to 1e-10 at n = 10^12).
+//
+// Rounding side. Every omitted term is nonnegative and the proved bound on
+// the omitted mass (evaluated with a pad for the rounding of its ratios,
+// see logGeom) is at most 2^-60 of the sum kept, so the exact windowed
+// sum is below the exact f - 1 by at most 2^-60 (9e-19) relative: the
+// truncation only lowers LB, which stays a valid lower bound. The returned
+// value can exceed the exact LB (for the float64 D that Logit returns) only
+// through float64 rounding: of the terms (binomial pmf, exp/log/expm1/log1p,
+// a few ulps each, amplified by at most (alpha-1) l in the exponent, which
+// the final division by alpha-1 undoes), of the compensated sum and of the
+// final log. Measured: within 1.1e-15 of the 60-digit references
+// (testdata/ref/lb_large.csv, n up to 10^12) and 4e-14 of the previous O(n)
+// sum for n up to 10^4.
+//
+// Numerics: the walk forms terms in linear space, relative to the largest,
+// when D <= 600 (Phi carried as Phi e^-((alpha-1) l(u_i0)), so large alpha D
+// cannot overflow), and in log space otherwise; the bisection and the flat
+// test work in log space.
+func pairDivergence(n int, c, alpha, D float64) float64 {
+	s := newFoldedSum(n, c, alpha, D)
+	return logspace.Softplus(s.logSum()) / (alpha - 1)
+}
+
+// Truncation thresholds: each side stops when its proved remainder is at
+// most tailFrac of the running sum (two sides: 2^-60 in all); the shortcut
+// requires a flatness and a binomial tail of at most flatFrac each.
+const (
+	tailFrac = 0x1p-61
+	flatFrac = 0x1p-62
+	// fullSumMax: below this many folded terms, sum them all.
+	fullSumMax = 64
+	// anchorEvery: in the linear path b_i/b_i0 follows the ratio recurrence
+	// and is recomputed from logBinomPMF every anchorEvery steps (the
+	// recurrence drifts by at most about 2 ulps a step).
+	anchorEvery = 16
+	// checkEvery: the walk evaluates its tail bound every checkEvery terms.
+	checkEvery = 32
+)
+
+// foldedSum holds the constants of f - 1 = sum_(i=0..last) b_i Phi(u_i).
+type foldedSum struct {
+	n     int
+	last  int     // (n-1)/2
+	c, q  float64 // c, 1-c
+	kap   float64 // c/(1-c)
+	lam   float64 // log((1-c)/c)
+	alpha float64
+	D     float64
+	// p in log and linear form, 1-2p = tanh(D/2).
+	logp, log1mp, p, omp, tanh, logTanh float64
+	logPhi0                             float64 // log Phi(0)
+	// linear: the walk forms Phi in linear space, carried as Phi e^-shift
+	// (shift = (alpha-1) l at the largest term) so that e^((alpha-1) l)
+	// cannot overflow; otherwise in log space.
+	linear             bool
+	shift, expNegShift float64
+}
+
+func newFoldedSum(n int, c, alpha, D float64) foldedSum {
+	s := foldedSum{n: n, last: (n - 1) / 2, c: c, q: 1 - c, alpha: alpha, D: D}
+	s.kap = c / s.q
+	s.lam = logspace.LogOdds(c)
+	s.logp, s.log1mp = -logspace.Softplus(D), -logspace.Softplus(-D)
+	s.p, s.omp = math.Exp(s.logp), math.Exp(s.log1mp)
+	s.tanh = math.Tanh(D / 2)
+	s.logTanh = logPos(s.tanh)
+	s.logPhi0 = s.log1mp + logExpm1((alpha-1)*D) + logspace.OneMinusExp(-alpha*D)
+	// Linear space needs p >= e^-600 (P2 >= p, z <= e^600) and Phi, about
+	// alpha^2 l^2 at small l >= (1-2p)(1-e^-lam), far above underflow.
+	s.linear = D <= 600 && s.tanh*-math.Expm1(-s.lam) > 1e-100
+	s.expNegShift = 1
+	return s
+}
+
+// logExpm1 returns log(e^x - 1) for x > 0.
+func logExpm1(x float64) float64 {
+	if x > 1 {
+		return x + logspace.OneMinusExp(-x)
+	}
+	return logPos(math.Expm1(x))
+}
+
+// logPos is math.Log, also right for subnormal x: the amd64 assembly of
+// math.Log does not normalize them (golang/go#56600; log(1e-310) comes out
+// as -709.08 instead of -713.80). Scaling by 2^54 is exact.
+func logPos(x float64) float64 {
+	if x > 0 && x < 0x1p-1022 {
+		return math.Log(x*0x1p54) - 54*math.Ln2
+	}
+	return math.Log(x)
+}
+
+// point is Phi and the quantities the tail bounds need at u = e^(-lam m).
+type point struct {
+	lin    bool    // from linPoint: phi is set; else logPhi
+	phi    float64 // Phi(u) e^-shift
+	logPhi float64 // log Phi(u)
+	P2     float64 // P2 = p + (1-p) u (linear path)
+	logP2  float64 // log P2 (log path)
+	logU   float64 // log u (log path)
+	u, ell float64 // u, l
+}
+
+// uOverP returns u/P2 at a point.
+func (pt point) uOverP() float64 {
+	if pt.lin {
+		return pt.u / pt.P2
+	}
+	return math.Exp(pt.logU - pt.logP2)
+}
+
+// logPoint evaluates Phi at m = n - 2i >= 1 in log space.
+func (s *foldedSum) logPoint(m int) point {
+	x := s.lam * float64(m)
+	logE := logspace.OneMinusExp(-x)
+	logP2 := logspace.Add(s.logp, s.log1mp-x)
+	logQ2 := logspace.Add(s.log1mp, s.logp-x)
+	ell := logspace.Softplus(s.logTanh + logE - logP2)
+	logPhi := logQ2 + logExpm1((s.alpha-1)*ell) + logspace.OneMinusExp(-s.alpha*ell)
+	return point{logPhi: logPhi, logP2: logP2, logU: -x, u: math.Exp(-x), ell: ell}
+}
+
+// linPoint evaluates Phi e^-shift at m = n - 2i >= 1 in linear space (s.linear
+// only); false when e^((alpha-1) l - shift) would leave [e^-700, e^700] or
+// the result would come near underflow.
+func (s *foldedSum) linPoint(m int) (point, bool) {
+	x := s.lam * float64(m)
+	var u, e float64
+	if x < math.Ln2 {
+		e = -math.Expm1(-x)
+		u = 1 - e
+	} else {
+		u = math.Exp(-x)
+		e = 1 - u
+	}
+	P2 := s.p + s.omp*u
+	Q2 := s.omp + s.p*u
+	z := s.tanh * e / P2 // e^l - 1
+	// Log and Exp (assembly) where Log1p and Expm1 gain nothing.
+	var ell float64
+	if z > 0.5 {
+		ell = math.Log(1 + z)
+	} else {
+		ell = math.Log1p(z)
+	}
+	v, al := (s.alpha-1)*ell, s.alpha*ell
+	if math.Abs(v-s.shift) > 700 {
+		return point{}, false
+	}
+	// e1 = expm1(v) e^-shift and e2 = 1 - e^-(alpha l), without cancellation:
+	// for alpha l < 0.7, e2 = 1 - 1/((1+z)(1+expm1(v))) as a fraction of
+	// positive terms.
+	var e1, e2 float64
+	switch {
+	case al < 0.7:
+		em := math.Expm1(v)
+		e1 = em * s.expNegShift
+		e2 = (z + em*(1+z)) / ((1 + z) * (1 + em))
+	case v > 0.7:
+		// e^-(alpha l) = e^-v/(1+z) = e^-shift/(ex (1+z)) <= 1/2.
+		ex := math.Exp(v - s.shift)
+		e1 = ex - s.expNegShift
+		if ex > 0 {
+			e2 = 1 - s.expNegShift/(ex*(1+z))
+		} else {
+			e2 = 1 - math.Exp(-al)
+		}
+	default:
+		e1 = math.Expm1(v) * s.expNegShift
+		e2 = 1 - math.Exp(-al)
+	}
+	phi := Q2 * e1 * e2
+	if !(phi >= 0x1p-1000) {
+		return point{}, false // near underflow: keep full precision in logs
+	}
+	return point{lin: true, phi: phi, P2: P2, u: u, ell: ell}, true
+}
+
+// logPhiOf returns log Phi at a point from either path.
+func (s *foldedSum) logPhiOf(pt point) float64 {
+	if pt.lin {
+		return logPos(pt.phi) + s.shift
+	}
+	return pt.logPhi
+}
+
+func (s *foldedSum) logB(i int) float64 { return logBinomPMF(i, s.n, s.c) }
+
+// logBinomPMF returns log( C(n,x) c^x (1-c)^(n-x) ) for the float64 c and
+// the exact 1-c. It is Loader's saddle-point form, as logspace.BinomPMF, but
+// with n c and n (1-c) carried as exact double-double sums: there the
+// rounding of n c (half an ulp, 3e-5 at n = 10^12) enters through bd0 as a
+// relative error (x - n c)/(n c) times it, about 3e-11 a standard deviation
+// from the mean at n = 10^12, and the rounding of 1-c as (n-x) ulp(1-c).
+// Here the absolute error in the log is a few ulps of the bd0 terms (of order
+// (x - n c)^2 / (n c)) and of the Stirling corrections. x or n-x up to 15
+// go to logspace.BinomPMF (they only occur at small n or deep in a tail).
+func logBinomPMF(x, n int, c float64) float64 {
+	if x <= 15 || n-x <= 15 {
+		return logspace.BinomPMF(x, n, c, 1-c)
+	}
+	nf, xf := float64(n), float64(x)
+	// n c = ph + pl exactly; n (1-c) = n - ph - pl = qh + ql.
+	ph := nf * c
+	pl := math.FMA(nf, c, -ph)
+	qh, qe := twoSum(nf, -ph)
+	ql := qe - pl
+	lc := stirlerrLarge(nf) - stirlerrLarge(xf) - stirlerrLarge(nf-xf) -
+		bd0DD(xf, ph, pl) - bd0DD(nf-xf, qh, ql)
+	lf := math.Log(2*math.Pi) + math.Log(xf) + math.Log1p(-xf/nf)
+	return lc - 0.5*lf
+}
+
+// twoSum returns s + e = a + b exactly with s = fl(a + b) (Knuth).
+func twoSum(a, b float64) (s, e float64) {
+	s = a + b
+	bb := s - a
+	e = (a - (s - bb)) + (b - bb)
+	return s, e
+}
+
+// stirlerrLarge returns log(n!) - log(sqrt(2 pi n) (n/e)^n) for n > 15 by
+// its asymptotic series 1/(12n) - 1/(360n^3) + 1/(1260n^5) - 1/(1680n^7) +
+// 1/(1188n^9), truncated as Loader does where the next term is below 1e-17.
+func stirlerrLarge(nf float64) float64 {
+	const (
+		s0 = 1.0 / 12
+		s1 = 1.0 / 360
+		s2 = 1.0 / 1260
+		s3 = 1.0 / 1680
+		s4 = 1.0 / 1188
+	)
+	nn := nf * nf
+	switch {
+	case nf > 500:
+		return (s0 - s1/nn) / nf
+	case nf > 80:
+		return (s0 - (s1-s2/nn)/nn) / nf
+	case nf > 35:
+		return (s0 - (s1-(s2-s3/nn)/nn)/nn) / nf
+	}
+	return (s0 - (s1-(s2-(s3-s4/nn)/nn)/nn)/nn) / nf
+}
+
+// bd0DD returns x log(x/M) + M - x >= 0 for M = mh + ml (|ml| <= ulp(mh)),
+// by Loader's series in v = (x-M)/(x+M) near M, where x - mh is exact
+// (Sterbenz) and ml is then subtracted.
+func bd0DD(x, mh, ml float64) float64 {
+	d := (x - mh) - ml // x - M
+	if math.Abs(d) < 0.1*(x+mh) {
+		v := d / ((x + mh) + ml)
+		s := d * v
+		ej := 2 * x * v
+		v *= v
+		for j := 1; j < 1000; j++ {
+			ej *= v
+			s1 := s + ej/float64(2*j+1)
+			if s1 == s {
+				return s1
+			}
+			s = s1
+		}
+		return s
+	}
+	return x*math.Log(x/(mh+ml)) - d
+}
+
+// logSum returns log(f - 1).
+func (s *foldedSum) logSum() float64 {
+	if math.IsInf(s.logPhi0, -1) || math.IsNaN(s.logPhi0) {
+		return math.Inf(-1) // D = 0 to float64: every term is 0
+	}
+	if s.last+1 <= fullSumMax {
+		acc := logspace.NewAcc()
+		for i := 0; i <= s.last; i++ {
+			acc.Add(s.logB(i) + s.logPoint(s.n-2*i).logPhi)
+		}
+		return acc.Log()
+	}
+	if v, ok := s.flat(); ok {
+		return v
+	}
+	return s.walk(s.peak())
+}
+
+// mode returns the mode floor((n+1) c) of Binomial(n, c), clamped to [0, n].
+func (s *foldedSum) mode() int {
+	m := int(math.Floor((float64(s.n) + 1) * s.c))
+	return min(max(m, 0), s.n)
+}
+
+// binomTails returns bounds on log Pr[X < lo] and log Pr[X > hi] for X ~
+// Binomial(n, c), from the geometric series of the pmf's ratios (which
+// decrease with the index): -Inf for an empty side, +Inf when the ratio at
+// the end is not below 1.
+func (s *foldedSum) binomTails(lo, hi int) (logLeft, logRight float64) {
+	logLeft, logRight = math.Inf(-1), math.Inf(-1)
+	if lo > 0 {
+		// b_(lo-1)/b_lo = lo/((n-lo+1) kap)
+		q := float64(lo) / (float64(s.n-lo+1) * s.kap)
+		logLeft = s.logB(lo) + logGeom(q)
+	}
+	if hi < s.n {
+		r := float64(s.n-hi) * s.kap / float64(hi+1)
+		logRight = s.logB(hi) + logGeom(r)
+	}
+	return logLeft, logRight
+}
+
+// logGeom returns log(r/(1-r)) (the sum of r^k, k >= 1) for 0 <= r < 1,
+// padded for an error of up to 1e-14 in r (about 45 ulps, more than the
+// rounding of the few operations that form r), and +Inf when r is not
+// safely below 1.
+func logGeom(r float64) float64 {
+	if !(r < 1-1e-12) {
+		return math.Inf(1)
+	}
+	return logPos(r) - math.Log1p(-r) + 1e-14/(1-r) + 1e-12
+}
+
+// flat tries the O(1) case: Phi flat to flatFrac over the binomial bulk
+// [lo, hi] inside [0, last], and the bulk's complement below flatFrac. Then
+// Phi(0) (1-delta)(1-T) <= f - 1 <= Phi(0) and the lower end is returned.
+func (s *foldedSum) flat() (float64, bool) {
+	m0 := s.mode()
+	sd := math.Sqrt(float64(s.n) * s.c * s.q)
+	// |dlog Phi/du| at u = 0 <= (alpha-1+2/D)(1-2p)/(p(1-p)) + p/(1-p) (see
+	// pairDivergence), padded against rounding.
+	logSlope := logspace.Add(math.Log(s.alpha-1+2/s.D)+s.logTanh-s.logp-s.log1mp, s.logp-s.log1mp) + 1e-12
+	for _, z := range []float64{10, 20, 40} {
+		w := int(math.Ceil(z * sd))
+		lo, hi := max(m0-w, 0), m0+w
+		if hi > s.last {
+			return 0, false
+		}
+		// delta <= u_hi |Phi'(0)|/Phi(0).
+		logDelta := -s.lam*float64(s.n-2*hi) + logSlope
+		if logDelta > math.Log(flatFrac) {
+			return 0, false
+		}
+		l, r := s.binomTails(lo, hi)
+		logT := logspace.Add(l, r)
+		if logT > math.Log(flatFrac) {
+			continue
+		}
+		return s.logPhi0 + math.Log1p(-math.Exp(logDelta)) + math.Log1p(-math.Exp(logT)), true
+	}
+	return 0, false
+}
+
+// peak returns an index of the largest term: t_i = b_i Phi(u_i) decreases
+// past the mode m0, and bisection on the sign of log(t_(i+1)/t_i) finds the
+// largest term over [0, m0] when the sequence is unimodal (a local maximum
+// otherwise, which only costs a longer walk).
+func (s *foldedSum) peak() int {
+	lo, hi := 0, min(s.last, s.mode())
+	logKap := logPos(s.kap)
+	for lo < hi {
+		mid := lo + (hi-lo)/2
+		up := math.Log(float64(s.n-mid)) - math.Log(float64(mid+1)) + logKap +
+			s.logPoint(s.n-2*mid-2).logPhi - s.logPoint(s.n-2*mid).logPhi
+		if up > 0 {
+			lo = mid + 1
+		} else {
+			hi = mid
+		}
+	}
+	return lo
+}
+
+// kahan is Neumaier's compensated sum.
+type kahan struct{ s, c float64 }
+
+func (k *kahan) add(x float64) {
+	t := k.s + x
+	if math.Abs(k.s) >= math.Abs(x) {
+		k.c += (k.s - t) + x
+	} else {
+		k.c += (x - t) + k.s
+	}
+	k.s = t
+}
+
+func (k *kahan) value() float64 { return k.s + k.c }
+
+// walker forms terms relative to the largest, t_i/t_i0.
+type walker struct {
+	s       *foldedSum
+	logB0   float64 // log b_i0
+	logT0   float64 // log t_i0
+	invPhi0 float64 // e^shift/Phi(u_i0) (linear path)
+	// linear path: b_i/b_i0 by recurrence, anchored every anchorEvery steps.
+	beta  float64
+	steps int
+}
+
+// term returns t_i/t_i0 and the point of i; dir = +1 or -1 is the step from
+// the previous index (0: anchor).
+func (w *walker) term(i, dir int) (float64, point) {
+	s := w.s
+	m := s.n - 2*i
+	if !s.linear {
+		pt := s.logPoint(m)
+		return math.Exp(s.logB(i) + pt.logPhi - w.logT0), pt
+	}
+	w.steps++
+	switch {
+	case dir == 0 || w.steps%anchorEvery == 0:
+		w.beta = math.Exp(s.logB(i) - w.logB0)
+	case dir > 0: // b_i/b_(i-1) = (n-i+1) kap / i
+		w.beta *= float64(s.n-i+1) * s.kap / float64(i)
+	default: // b_i/b_(i+1) = (i+1) / ((n-i) kap)
+		w.beta *= float64(i+1) / (float64(s.n-i) * s.kap)
+	}
+	pt, ok := s.linPoint(m)
+	if !ok || w.beta > 1e300 || w.beta < 1e-300 {
+		// Out of the linear range (far from i0): through logs.
+		if !ok {
+			pt = s.logPoint(m)
+		}
+		return math.Exp(s.logB(i) + s.logPhiOf(pt) - w.logT0), pt
+	}
+	return w.beta * pt.phi * w.invPhi0, pt
+}
+
+// walk sums t_i from i0 outward and returns log(f - 1).
+func (s *foldedSum) walk(i0 int) float64 {
+	w := walker{s: s, logB0: s.logB(i0)}
+	pt0 := s.logPoint(s.n - 2*i0)
+	if s.linear {
+		s.shift = (s.alpha - 1) * pt0.ell
+		s.expNegShift = math.Exp(-s.shift)
+		if lp, ok := s.linPoint(s.n - 2*i0); ok { // v - shift = 0
+			pt0, w.invPhi0 = lp, 1/lp.phi
+		} else {
+			s.linear = false // Phi(u_i0) near underflow: all in logs
+		}
+	}
+	w.logT0 = w.logB0 + s.logPhiOf(pt0)
+	w.term(i0, 0)
+	var sum kahan
+	sum.add(1)
+	logFrac := math.Log(tailFrac)
+	a := s.alpha
+
+	// Right: i0+1, ..., stopping when sum_(i>hi) t_i <= tailFrac sum.
+	t, pt := 1.0, pt0
+	for hi := i0; hi < s.last; {
+		if (hi-i0)%checkEvery == 0 && rightTail(s, hi, w.logT(hi, t), pt, a) <= logFrac+math.Log(sum.value()) {
+			break
+		}
+		hi++
+		t, pt = w.term(hi, +1)
+		sum.add(t)
+	}
+
+	// Left: i0-1, ..., 0.
+	w.steps = 0
+	w.term(i0, 0)
+	t, pt = 1.0, pt0
+	for lo := i0; lo > 0; {
+		if (i0-lo)%checkEvery == 0 && leftTail(s, lo, w.logT(lo, t), pt, a) <= logFrac+math.Log(sum.value()) {
+			break
+		}
+		lo--
+		t, pt = w.term(lo, -1)
+		sum.add(t)
+	}
+	return w.logT0 + math.Log(sum.value())
+}
+
+// logT returns log(t_i/t_i0) given its float64 value t, through logs
+// when t underflowed.
+func (w *walker) logT(i int, t float64) float64 {
+	if t > 0 {
+		return logPos(t)
+	}
+	return w.s.logB(i) + w.s.logPoint(w.s.n-2*i).logPhi - w.logT0
+}
+
+// rightTail returns a bound on log(sum_(i>hi) t_i/t_i0) given logt =
+// log(t_hi/t_i0) and the point of hi.
+func rightTail(s *foldedSum, hi int, logt float64, pt point, a float64) float64 {
+	if math.IsInf(logt, -1) {
+		return math.Inf(1) // no bound: walk on
+	}
+	u := pt.u
+	gamma := 0.0
+	if u < 1 {
+		gamma = u / (1 - u)
+	}
+	gamma = math.Max(gamma, s.tanh*pt.uOverP()*math.Max(a-1, 1/pt.ell)-s.p/s.omp)
+	r := float64(s.n-hi) * s.kap / float64(hi+1) * math.Exp(-2*s.lam*gamma)
+	return logt + logGeom(r)
+}
+
+// leftTail returns a bound on log(sum_(i<lo) t_i/t_i0) given logt =
+// log(t_lo/t_i0) and the point of lo.
+func leftTail(s *foldedSum, lo int, logt float64, pt point, a float64) float64 {
+	q := float64(lo) / (float64(s.n-lo+1) * s.kap)
+	// Phi(0) b_lo q/(1-q) relative to t_i0 is (t_lo/t_i0) (Phi(0)/Phi(u_lo)) q/(1-q).
+	byFlat := logt + s.logPhi0 - s.logPhiOf(pt) + logGeom(q)
+	Gamma := (a - 1 + 2/pt.ell) * s.tanh * pt.uOverP() / s.omp
+	byTilt := logt + logGeom(q*math.Exp(2*s.lam*Gamma))
+	if math.IsNaN(byTilt) {
+		return byFlat
+	}
+	return math.Min(byFlat, byTilt)
+}
