@@ -174,7 +174,7 @@ type problem struct {
 func newProblem(n int, c, alpha, eps, tol float64) *problem {
 	pr := &problem{m: newModel(n, c, alpha), alpha: alpha, logE: (alpha - 1) * eps}
 	D := bounds.Logit(alpha, eps)
-	t := pr.m.eval(fromLogit(-D), fromLogit(D), 1)
+	t := pr.m.eval(fromLogit(-D), fromLogit(D), 1, false)
 	pr.evals++
 	f := t.f[0][kVal]
 	f.add(t.f[1][kVal].log(), 0)
@@ -441,13 +441,17 @@ func (pr *problem) enclose(b *box) float64 {
 		corners = append(corners, [2]coord{p1, q1}, [2]coord{p2, q2})
 	}
 	at := [][2]float64{{b.s1, b.t2}, {b.s2, b.t1}, {b.s1, b.t1}, {b.s2, b.t2}}
+	// Window the sums where the omitted terms have a finite bound over the
+	// whole box.
+	tails := pr.m.boxTails(p1, p2, q1, q2)
+	window := finiteAll(tails[:[3]int{1, 3, nKinds}[order]]...)
 	pts := make([]*point, len(corners))
 	for i, c := range corners {
-		if p, ok := pr.cache[at[i]]; ok && p.kinds >= [3]int{1, 3, nKinds}[order] {
+		if p, ok := pr.cache[at[i]]; ok && p.kinds >= [3]int{1, 3, nKinds}[order] && (window || !p.windowed()) {
 			pts[i] = p
 			continue
 		}
-		pts[i] = pr.m.eval(c[0], c[1], order)
+		pts[i] = pr.m.eval(c[0], c[1], order, window)
 		pts[i].at = at[i]
 		pr.evals++
 		if pr.cache != nil {
@@ -455,7 +459,13 @@ func (pr *problem) enclose(b *box) float64 {
 		}
 	}
 	b.pts = pts
-	b.ub = pr.monotone(pts)
+	tv := math.Inf(-1)
+	for _, p := range pts {
+		if p.windowed() {
+			tv = tails[kVal]
+		}
+	}
+	b.ub = pr.monotone(pts, tv)
 	if !finite {
 		return math.Inf(-1)
 	}
@@ -466,14 +476,14 @@ func (pr *problem) enclose(b *box) float64 {
 	// function has terms monotone in p and in q, so its extremes over the
 	// box are at corners).
 	mp, mq := fromLogit(mid(b.s1, b.s2)), fromLogit(mid(b.t1, b.t2))
-	c := pr.m.eval(mp, mq, 1)
+	c := pr.m.eval(mp, mq, 1, true)
 	pr.evals++
 	psi, ok := pr.value(c)
 	if !ok {
 		return math.Inf(-1)
 	}
 	g := pr.gradient(c)
-	hpp, hqq, hpq, ok := pr.hessian(pts)
+	hpp, hqq, hpq, ok := pr.hessian(pts, tails)
 	if !ok || !finiteAll(g[6].v, g[7].v, g[6].err, g[7].err) {
 		return psi.v - psi.err
 	}
@@ -507,15 +517,6 @@ func quadMax(g, ge, h, d1, d2 float64) float64 {
 	return m + ge*math.Max(-d1, d2)
 }
 
-func finiteAll(xs ...float64) bool {
-	for _, x := range xs {
-		if math.IsInf(x, 0) || math.IsNaN(x) {
-			return false
-		}
-	}
-	return true
-}
-
 // val is a computed number and a bound on its absolute error.
 type val struct{ v, err float64 }
 
@@ -525,7 +526,7 @@ func (x val) lo() float64 { return x.v - x.err }
 // fsum returns kind k of F's half h at t, scaled by 1/U.
 func (pr *problem) fsum(t *point, h, k int) val {
 	v, e := t.f[h][k].scaled(pr.logU)
-	return val{v, e}
+	return val{v, e + math.Exp(t.logTail[k]-pr.logU)}
 }
 
 // gterm returns g e^(-l) / E for a half of G or G^T with log value lg,
@@ -552,7 +553,7 @@ func ghalves(t *point) [4][3]float64 {
 // g(u, v) increases in u and decreases in v, so each half of F is largest,
 // and each half of G and G^T smallest, at a corner; pts holds the corners
 // (at least (p1, q2) and (p2, q1), where those extremes are).
-func (pr *problem) monotone(pts []*point) float64 {
+func (pr *problem) monotone(pts []*point, tail float64) float64 {
 	fu := newSum()
 	for h := range 2 {
 		best := newSum()
@@ -562,6 +563,9 @@ func (pr *problem) monotone(pts []*point) float64 {
 			}
 		}
 		fu.add(best.log(), best.relErr())
+	}
+	if !math.IsInf(tail, -1) {
+		fu.add(tail+math.Ln2, 0) // the omitted terms of both halves
 	}
 	fU, fErr := fu.scaled(pr.logU)
 	lY := math.Inf(-1)
@@ -652,7 +656,7 @@ type interval struct{ lo, hi float64 }
 // pts holds (evaluated with order 2). Each half of F, G and G^T has a
 // Hessian a (a-1) x [1/u^2 -1/(uv); -1/(uv) 1/v^2] times g (with the chain
 // rule's (1-e)^2 for F), and each entry's terms are monotone in p and in q.
-func (pr *problem) hessian(pts []*point) (pp, qq, pq interval, ok bool) {
+func (pr *problem) hessian(pts []*point, tails [nKinds]float64) (pp, qq, pq interval, ok bool) {
 	a := pr.alpha
 	c := a * (a - 1)
 	// Per half: the extremes over the corners of g/u^2, g/v^2 and g/(u v)
@@ -669,7 +673,13 @@ func (pr *problem) hessian(pts []*point) (pp, qq, pq interval, ok bool) {
 	var fpp, fqq, fpq interval // F's pieces (positive sums)
 	for h := range 2 {
 		for i, k := range [3]int{kUU, kVV, kUV} {
-			e := ext(func(t *point) val { return pr.fsum(t, h, k) })
+			e := ext(func(t *point) val {
+				v, err := t.f[h][k].scaled(pr.logU)
+				if t.windowed() {
+					err += math.Exp(tails[k] - pr.logU) // the omitted terms anywhere in the box
+				}
+				return val{v, err}
+			})
 			r := [3]*interval{&fpp, &fqq, &fpq}[i]
 			r.lo += e.lo
 			r.hi += e.hi

@@ -40,7 +40,7 @@ func TestModelMatchesDirectSum(t *testing.T) {
 				m := newModel(n, c, a)
 				for range 20 {
 					s, u := 6*rng.Float64()-3, 6*rng.Float64()-3
-					pt := m.eval(fromLogit(s), fromLogit(u), 0)
+					pt := m.eval(fromLogit(s), fromLogit(u), 0, false)
 					f := pt.f[0][kVal]
 					f.add(pt.f[1][kVal].log(), 0)
 					got := math.Exp(f.log())
@@ -119,10 +119,20 @@ func TestProved(t *testing.T) {
 // tangent point, where the bound is tightest.
 func TestBoxBoundsValid(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
-	for _, p := range provedPoints[:6] {
+	for _, p := range append(provedPoints[:6:6], provedPoints[6], struct {
+		n             int
+		c, alpha, eps float64
+	}{5000, 0.45, 20, 1}) {
 		pr := newProblem(p.n, p.c, p.alpha, p.eps, 1e-9)
+		if p.n >= windowFrom && pr.m.hi-pr.m.lo >= len(pr.m.lw) {
+			t.Fatalf("%+v: no window", p)
+		}
 		D := math.Log(1/pointP(p.alpha, p.eps) - 1)
-		for i := range 200 {
+		boxes := 200
+		if p.n > 100 {
+			boxes = 40 // full sums at every test point: O(n) each
+		}
+		for i := range boxes {
 			var s1, s2, t1, t2 float64
 			if i%2 == 0 {
 				w := math.Pow(10, -4*rng.Float64())
@@ -136,7 +146,7 @@ func TestBoxBoundsValid(t *testing.T) {
 			pr.bound(b)
 			for range 20 {
 				s, u := s1+(s2-s1)*rng.Float64(), t1+(t2-t1)*rng.Float64()
-				v, ok := pr.value(pr.m.eval(fromLogit(s), fromLogit(u), 0))
+				v, ok := pr.value(pr.m.eval(fromLogit(s), fromLogit(u), 0, false))
 				if ok && v.v-v.err > b.ub {
 					t.Fatalf("%+v box [%v,%v]x[%v,%v]: bound %v below psi %v at (%v,%v)", p, s1, s2, t1, t2, b.ub, v.v, s, u)
 				}
@@ -159,6 +169,32 @@ func pointP(alpha, eps float64) float64 {
 		}
 	}
 	return hi
+}
+
+// TestWindowTails: a windowed evaluation plus its tail bound brackets the
+// full sum, for every kind.
+func TestWindowTails(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	for _, p := range [][4]float64{{1000, 0.49, 5, 1}, {5000, 0.45, 20, 1}, {2000, 0.1, 2, 3}} {
+		m := newModel(int(p[0]), p[1], p[2])
+		for range 30 {
+			s, u := 8*rng.Float64()-4, 8*rng.Float64()-4
+			w := m.eval(fromLogit(s), fromLogit(u), 2, true)
+			f := m.eval(fromLogit(s), fromLogit(u), 2, false)
+			if !w.windowed() {
+				t.Fatalf("%v at (%v, %v): not windowed", p, s, u)
+			}
+			for h := range 2 {
+				for k := range nKinds {
+					wl, fl := w.f[h][k].log(), f.f[h][k].log()
+					hi := logAdd(wl, w.logTail[k]) + 1e-12
+					if fl > hi || fl < wl-1e-12 {
+						t.Errorf("%v at (%v, %v) half %d kind %d: full %v outside [%v, %v]", p, s, u, h, k, fl, wl, hi)
+					}
+				}
+			}
+		}
+	}
 }
 
 // TestNegativeSlack: with the target below LB nothing is certified (the

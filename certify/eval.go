@@ -35,16 +35,70 @@ func (x coord) value() float64 {
 // g(u, v) = u^alpha v^(1-alpha). It is the pairing of the terms j and n-j of
 // math.md 3c's sum (w_j e_j is the probability of n-j); the middle term of
 // an even n is counted once, through the weight w_j / 2.
+//
+// For large n only a window lo <= j < hi is summed (the binomial mass of the
+// rest is below e^-tailNats by Chernoff's bound); the omitted terms are
+// bounded through data processing, G_e(p, q) <= (1+e) G(p, q), and the
+// mediant bound u/v <= max(p/q, (1-p)/(1-q)) for the derivative sums, and
+// enter the error of every sum (see tails). Evaluations where those bounds
+// are not finite (at the edges of the square) use every j.
 type model struct {
-	n     int
-	alpha float64
-	lw    []float64 // log w_j
-	le    []float64 // log e_j = -(n - 2j) log((1-c)/c)
-	om    []float64 // 1 - e_j
+	n      int
+	alpha  float64
+	lw     []float64 // log w_j
+	le     []float64 // log e_j = -(n - 2j) log((1-c)/c)
+	om     []float64 // 1 - e_j
+	lo, hi int       // the window, j in [lo, hi)
+	logTM  float64   // log of a bound on sum of w_j (1 + e_j) outside the window (-Inf when none)
 }
 
+// tailNats is the binomial mass left outside the window, e^-tailNats.
+const tailNats = 80
+
+// windowFrom is the smallest n whose sums are windowed.
+const windowFrom = 400
+
 func newModel(n int, c, alpha float64) *model {
-	m := &model{n: n, alpha: alpha}
+	m := &model{n: n, alpha: alpha, logTM: math.Inf(-1)}
+	defer func() {
+		m.lo, m.hi = 0, len(m.lw)
+		if n < windowFrom {
+			return
+		}
+		// Chernoff: P(X <= j) <= exp(-n KL(j/n || c)) for j <= n c, and
+		// likewise above; the omitted pairs (j, n-j) hold no more mass than
+		// the two tails of X ~ Binomial(n, c).
+		kl := func(j int) float64 {
+			x := float64(j) / float64(n)
+			v := 0.0
+			if x > 0 {
+				v += x * math.Log(x/c)
+			}
+			if x < 1 {
+				v += (1 - x) * math.Log((1-x)/(1-c))
+			}
+			return float64(n) * v * (1 - 1e-9) // a margin for the rounding of the logs
+		}
+		mode := int(float64(n) * c)
+		lo := mode
+		for lo > 0 && kl(lo-1) < tailNats {
+			lo--
+		}
+		hi := min(mode+1, len(m.lw))
+		for hi < len(m.lw) && kl(hi) < tailNats {
+			hi++
+		}
+		acc := newSum()
+		if lo > 0 {
+			acc.add(-kl(lo-1), 0)
+		}
+		if hi < len(m.lw) {
+			acc.add(-kl(hi), 0)
+		}
+		if acc.s > 0 {
+			m.lo, m.hi, m.logTM = lo, hi, acc.log()+1e-9
+		}
+	}()
 	lam := logspace.LogOdds(c)
 	for j := 0; 2*j <= n; j++ {
 		lw := logspace.BinomPMF(j, n, c, 1-c)
@@ -182,6 +236,9 @@ type point struct {
 	f [2][nKinds]sum
 	// kinds computed: 1 (value), 3 (and first order) or nKinds.
 	kinds int
+	// logTail[k] bounds the omitted terms of kind k of either half (-Inf
+	// when every j was summed).
+	logTail [nKinds]float64
 	// log g(p, q), log g(1-p, 1-q) (the halves of G), log g(q, p),
 	// log g(1-q, 1-p) (the halves of G^T).
 	lg1, lg2, lh1, lh2 float64
@@ -189,7 +246,10 @@ type point struct {
 
 // eval computes F_n, G and G^T at (p, q); order 0, 1 or 2 says how many
 // derivatives of F's terms to sum.
-func (m *model) eval(p, q coord, order int) *point {
+//
+// With window set, sums run over the model's window and logTail bounds the
+// rest, where that bound is finite; otherwise over every j.
+func (m *model) eval(p, q coord, order int, window bool) *point {
 	a := m.alpha
 	pt := &point{p: p, q: q, kinds: [3]int{1, 3, nKinds}[order]}
 	for h := range pt.f {
@@ -198,8 +258,17 @@ func (m *model) eval(p, q coord, order int) *point {
 		}
 	}
 	pb, qb := coord{p.l1, p.l}, coord{q.l1, q.l} // 1-p, 1-q
-	for j, lw := range m.lw {
-		le := m.le[j]
+	lo, hi := m.lo, m.hi
+	pt.logTail = m.tails(p, q)
+	if !window || !finiteAll(pt.logTail[:pt.kinds]...) {
+		lo, hi = 0, len(m.lw)
+		pt.logTail = [nKinds]float64{}
+		for k := range pt.logTail {
+			pt.logTail[k] = math.Inf(-1)
+		}
+	}
+	for j := lo; j < hi; j++ {
+		lw, le := m.lw[j], m.le[j]
 		for h, xy := range [2][2]coord{{p, q}, {pb, qb}} {
 			lu, lv, d := logRatio(xy[0], xy[1], le)
 			t := lw + lv + a*d
@@ -226,6 +295,59 @@ func (m *model) eval(p, q coord, order int) *point {
 	pt.lh1, pt.lh2 = logG(q.l, p.l, a), logG(q.l1, p.l1, a)
 	return pt
 }
+
+// tails returns, per kind, the log of a bound on the omitted terms of one
+// half at (p, q): sum of w_j (1+e_j) outside the window times G(p, q) for
+// the value; for the derivative sums, u/v <= rho = max(p/q, (1-p)/(1-q))
+// (u/v is a mediant of the two), u >= min(p, 1-p) and v >= min(q, 1-q)
+// give g/u <= rho^(a-1), g/v <= rho^a, g/u^2 <= rho^(a-1)/min(p, 1-p),
+// g/v^2 <= rho^a/min(q, 1-q), g/(uv) <= rho^(a-1)/min(q, 1-q).
+func (m *model) tails(p, q coord) [nKinds]float64 {
+	return m.boxTails(p, p, q, q)
+}
+
+// boxTails is tails over the box [p1, p2] x [q1, q2]: each bound is
+// monotone in p and in q, so its largest value uses the box's ends.
+func (m *model) boxTails(p1, p2, q1, q2 coord) [nKinds]float64 {
+	var t [nKinds]float64
+	if math.IsInf(m.logTM, -1) {
+		for k := range t {
+			t[k] = math.Inf(-1)
+		}
+		return t
+	}
+	a := m.alpha
+	lr := math.Max(p2.l-q1.l, p1.l1-q2.l1)
+	if math.IsNaN(lr) {
+		lr = math.Inf(1)
+	}
+	lmp, lmq := math.Min(p1.l, p2.l1), math.Min(q1.l, q2.l1)
+	t[kVal] = m.logTM + logAdd(logG(p2.l, q1.l, a), logG(p1.l1, q2.l1, a))
+	t[kU] = m.logTM + (a-1)*lr
+	t[kV] = m.logTM + a*lr
+	t[kUU] = t[kU] - lmp
+	t[kVV] = t[kV] - lmq
+	t[kUV] = t[kU] - lmq
+	for k := range t {
+		t[k] += 1e-12 * (math.Abs(t[k]) + 1) // the rounding of the logs above
+		if math.IsNaN(t[k]) {
+			t[k] = math.Inf(1)
+		}
+	}
+	return t
+}
+
+func finiteAll(xs ...float64) bool {
+	for _, x := range xs {
+		if math.IsInf(x, 0) || math.IsNaN(x) {
+			return false
+		}
+	}
+	return true
+}
+
+// windowed says whether t's sums omit terms (logTail finite).
+func (t *point) windowed() bool { return !math.IsInf(t.logTail[kVal], -1) }
 
 // gRel bounds the relative error of g(u, v) computed by logG.
 func gRel(lu, lv, a float64) float64 {
