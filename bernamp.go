@@ -254,9 +254,14 @@ func Post(ctx context.Context, p Params, s *Settings) (Result, error) {
 	return r, nil
 }
 
-// piecesBoxesK1 caps the pieces certificate where the corner certificates
-// can take over (K = 1, D <= 5).
-const piecesBoxesK1 = 20_000
+// Caps of the pieces certificate in Post: where the corner certificates can
+// take over (K = 1, D <= 5), and elsewhere. Points that close do so within
+// about 10^4 boxes; the rest (small c, where the margin on the diagonal
+// p = q is tiny) stall for 10^5 boxes and more.
+const (
+	piecesBoxesK1 = 5_000
+	piecesBoxes   = 50_000
+)
 
 // pieces runs the two-point-pieces certificate at n = D K and keeps what it
 // proves: it holds over the whole box for every K.
@@ -270,7 +275,7 @@ func pieces(ctx context.Context, p Params, s *Settings, tol float64, r *Result) 
 		ctx, cancel = context.WithTimeout(ctx, DefaultCertTimeout)
 		defer cancel()
 	}
-	cs := &certify.Settings{Tol: tol}
+	cs := &certify.Settings{Tol: tol, MaxBoxes: piecesBoxes}
 	if p.K == 1 && p.D <= 5 {
 		// The corner certificates are exact over the box at K = 1 and
 		// fast where this one is slow (small c, large alpha): keep it short.

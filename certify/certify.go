@@ -38,7 +38,7 @@ import (
 const DefaultTol = 1e-9
 
 // DefaultMaxBoxes caps the branch and bound when Settings.MaxBoxes is 0.
-const DefaultMaxBoxes = 200_000
+const DefaultMaxBoxes = 250_000
 
 // MaxN is the largest n = d k Certify accepts: each bound costs O(n).
 const MaxN = 1_000_000
