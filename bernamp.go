@@ -227,13 +227,22 @@ func Post(ctx context.Context, p Params, s *Settings) (Result, error) {
 			ctx, cancel = context.WithTimeout(ctx, s.Timeout)
 			defer cancel()
 		}
+		// At K = 1, D <= 5 the corner certificates are exact over the box
+		// and often faster: the pieces certificate gets a short first try
+		// there, and the rest of the time after them.
+		short := p.K == 1 && p.D <= 5
 		if !s.NoCertify && r.Status != StatusCertified {
-			if err := pieces(ctx, p, s, tol, &r); err != nil {
+			if err := pieces(ctx, p, s, tol, short, &r); err != nil {
 				return Result{}, fmt.Errorf("bernamp.Post: %w", err)
 			}
 		}
 		if r.Status != StatusCertified {
 			if err := search(ctx, p, s, tol, &r); err != nil {
+				return Result{}, fmt.Errorf("bernamp.Post: %w", err)
+			}
+		}
+		if short && !s.NoCertify && r.Status != StatusCertified && ctx.Err() == nil {
+			if err := pieces(ctx, p, s, tol, false, &r); err != nil {
 				return Result{}, fmt.Errorf("bernamp.Post: %w", err)
 			}
 		}
@@ -254,18 +263,18 @@ func Post(ctx context.Context, p Params, s *Settings) (Result, error) {
 	return r, nil
 }
 
-// Caps of the pieces certificate in Post: where the corner certificates can
-// take over (K = 1, D <= 5), and elsewhere. Points that close do so within
-// about 10^4 boxes; the rest (small c, where the margin on the diagonal
-// p = q is tiny) stall for 10^5 boxes and more.
+// Caps of the pieces certificate in Post: its short first try where the
+// corner certificates can take over (K = 1, D <= 5), and every other try.
+// Most points that close do so within 10^4 boxes; the rest (small c, where
+// the margin on the diagonal p = q is tiny) stall for 10^5 boxes and more.
 const (
-	piecesBoxesK1 = 5_000
-	piecesBoxes   = 50_000
+	piecesBoxesShort = 1_000
+	piecesBoxes      = 50_000
 )
 
 // pieces runs the two-point-pieces certificate at n = D K and keeps what it
 // proves: it holds over the whole box for every K.
-func pieces(ctx context.Context, p Params, s *Settings, tol float64, r *Result) error {
+func pieces(ctx context.Context, p Params, s *Settings, tol float64, short bool, r *Result) error {
 	n := p.D * p.K
 	if n > certify.MaxN || n/p.K != p.D {
 		return nil
@@ -276,10 +285,8 @@ func pieces(ctx context.Context, p Params, s *Settings, tol float64, r *Result) 
 		defer cancel()
 	}
 	cs := &certify.Settings{Tol: tol, MaxBoxes: piecesBoxes}
-	if p.K == 1 && p.D <= 5 {
-		// The corner certificates are exact over the box at K = 1 and
-		// fast where this one is slow (small c, large alpha): keep it short.
-		cs.MaxBoxes = piecesBoxesK1
+	if short {
+		cs.MaxBoxes = piecesBoxesShort
 	}
 	c, err := certify.Certify(ctx, n, p.C, p.Alpha, p.Eps, cs)
 	if err != nil {

@@ -83,7 +83,9 @@ func TestPostCertifies(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if r.Status != StatusCertified || r.Pieces == nil || !r.Pieces.Proved || r.Pieces.N != p.D*p.K ||
+		// At k = 1 the corner certificates may close first; at k >= 2 only
+		// the pieces certificate holds over the whole box.
+		if r.Status != StatusCertified || r.Pieces == nil || r.Pieces.N != p.D*p.K || (p.K >= 2 && !r.Pieces.Proved) ||
 			r.PostUpper-r.Post > 1e-9 || r.PostUpper < r.Post || r.PostUpper >= r.UB || r.Conjecture != ConjectureProved {
 			t.Errorf("%+v: status %s, [%v, %v], ub %v, pieces %+v", p, r.Status, r.Post, r.PostUpper, r.UB, r.Pieces)
 		}
