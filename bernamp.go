@@ -227,10 +227,10 @@ func Post(ctx context.Context, p Params, s *Settings) (Result, error) {
 			ctx, cancel = context.WithTimeout(ctx, s.Timeout)
 			defer cancel()
 		}
-		// At K = 1, D <= 5 the corner certificates are exact over the box
+		// At K = 1, D <= 2 the corner certificates are exact over the box
 		// and often faster: the pieces certificate gets a short first try
 		// there, and the rest of the time after them.
-		short := p.K == 1 && p.D <= 5
+		short := p.K == 1 && p.D <= 2
 		if !s.NoCertify && r.Status != StatusCertified {
 			if err := pieces(ctx, p, s, tol, short, &r); err != nil {
 				return Result{}, fmt.Errorf("bernamp.Post: %w", err)
@@ -264,7 +264,7 @@ func Post(ctx context.Context, p Params, s *Settings) (Result, error) {
 }
 
 // Caps of the pieces certificate in Post: its short first try where the
-// corner certificates can take over (K = 1, D <= 5), and every other try.
+// corner certificates can take over fast (K = 1, D <= 2), and every other try.
 // Most points that close do so within 10^4 boxes; the rest (small c, where
 // the margin on the diagonal p = q is tiny) stall for 10^5 boxes and more.
 const (
