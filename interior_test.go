@@ -14,8 +14,11 @@ import (
 // TestInteriorPairs tries to refute the reduction to corner distributions
 // for k >= 2, where the paper's proof (its Lemma 2: B_k(theta) is a mixture
 // of B_k at the corners) does not hold: Binomial(2, 1/2) is no mixture of
-// Binomial(2, c) and Binomial(2, 1-c). docs/engine.md says what is proved
-// (supports of at most 2 points, and alpha = inf) and what is not.
+// Binomial(2, c) and Binomial(2, 1-c). docs/engine.md now proves the
+// whole-box bound through the lifting lemma (every (d, k) is bounded by the
+// k = 1 program at n = d k) and the pieces certificate; where that
+// certificate closes, no interior pair can beat the corners by more than
+// tol, and this search is an independent check of it.
 //
 // It searches pairs P, Q on [c, 1-c]^d supported on the 2^d corners and 1
 // to 3 free points (a few hundred steps of a (1+1) evolution strategy per
