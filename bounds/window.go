@@ -258,7 +258,7 @@ func logBinomPMF(x, n int, c float64) float64 {
 	pl := math.FMA(nf, c, -ph)
 	qh, qe := twoSum(nf, -ph)
 	ql := qe - pl
-	lc := stirlerrLarge(nf) - stirlerrLarge(xf) - stirlerrLarge(nf-xf) -
+	lc := logspace.Stirlerr(n) - logspace.Stirlerr(x) - logspace.Stirlerr(n-x) -
 		bd0DD(xf, ph, pl) - bd0DD(nf-xf, qh, ql)
 	lf := math.Log(2*math.Pi) + math.Log(xf) + math.Log1p(-xf/nf)
 	return lc - 0.5*lf
@@ -270,29 +270,6 @@ func twoSum(a, b float64) (s, e float64) {
 	bb := s - a
 	e = (a - (s - bb)) + (b - bb)
 	return s, e
-}
-
-// stirlerrLarge returns log(n!) - log(sqrt(2 pi n) (n/e)^n) for n > 15 by
-// its asymptotic series 1/(12n) - 1/(360n^3) + 1/(1260n^5) - 1/(1680n^7) +
-// 1/(1188n^9), truncated as Loader does where the next term is below 1e-17.
-func stirlerrLarge(nf float64) float64 {
-	const (
-		s0 = 1.0 / 12
-		s1 = 1.0 / 360
-		s2 = 1.0 / 1260
-		s3 = 1.0 / 1680
-		s4 = 1.0 / 1188
-	)
-	nn := nf * nf
-	switch {
-	case nf > 500:
-		return (s0 - s1/nn) / nf
-	case nf > 80:
-		return (s0 - (s1-s2/nn)/nn) / nf
-	case nf > 35:
-		return (s0 - (s1-(s2-s3/nn)/nn)/nn) / nf
-	}
-	return (s0 - (s1-(s2-(s3-s4/nn)/nn)/nn)/nn) / nf
 }
 
 // bd0DD returns x log(x/M) + M - x >= 0 for M = mh + ml (|ml| <= ulp(mh)),

@@ -40,12 +40,12 @@ func BinomPMF(x, n int, p, q float64) float64 {
 		return nf * math.Log(p)
 	}
 	xf := float64(x)
-	lc := stirlerr(n) - stirlerr(x) - stirlerr(n-x) - bd0(xf, nf*p) - bd0(nf-xf, nf*q)
+	lc := Stirlerr(n) - Stirlerr(x) - Stirlerr(n-x) - bd0(xf, nf*p) - bd0(nf-xf, nf*q)
 	lf := math.Log(2*math.Pi) + math.Log(xf) + math.Log1p(-xf/nf)
 	return lc - 0.5*lf
 }
 
-// sferr holds stirlerr(n) for n = 0..15, computed with mpmath at 40 digits as
+// sferr holds Stirlerr(n) for n = 0..15, computed with mpmath at 40 digits as
 // loggamma(n+1) - (n+1/2) log(n) + n - log(sqrt(2 pi)).
 var sferr = [16]float64{
 	0, // n = 0: unused, BinomPMF handles x = 0 and x = n apart
@@ -70,7 +70,7 @@ var sferr = [16]float64{
 // Stirling's formula, by table for n <= 15 and by its asymptotic series
 // (coefficients 1/12, 1/360, 1/1260, 1/1680, 1/1188) above, truncated where
 // the next term is below 1e-17 (Loader's break points).
-func stirlerr(n int) float64 {
+func Stirlerr(n int) float64 {
 	const (
 		s0 = 1.0 / 12
 		s1 = 1.0 / 360
