@@ -66,7 +66,7 @@ var sferr = [16]float64{
 	0.00555473355196280137103869,
 }
 
-// stirlerr returns log(n!) - log( sqrt(2 pi n) (n/e)^n ), the error of
+// Stirlerr returns log(n!) - log( sqrt(2 pi n) (n/e)^n ), the error of
 // Stirling's formula, by table for n <= 15 and by its asymptotic series
 // (coefficients 1/12, 1/360, 1/1260, 1/1680, 1/1188) above, truncated where
 // the next term is below 1e-17 (Loader's break points).
