@@ -437,17 +437,17 @@ func (pr *problem) enclose(b *box) float64 {
 	order := 0
 	corners := [][2]coord{{p1, q2}, {p2, q1}}
 	if finite {
-		order = 2
+		order = maxOrder
 		corners = append(corners, [2]coord{p1, q1}, [2]coord{p2, q2})
 	}
 	at := [][2]float64{{b.s1, b.t2}, {b.s2, b.t1}, {b.s1, b.t1}, {b.s2, b.t2}}
 	// Window the sums where the omitted terms have a finite bound over the
 	// whole box.
 	tails := pr.m.boxTails(p1, p2, q1, q2)
-	window := finiteAll(tails[:[3]int{1, 3, nKinds}[order]]...)
+	window := finiteAll(tails[:kindsUpTo[order]]...)
 	pts := make([]*point, len(corners))
 	for i, c := range corners {
-		if p, ok := pr.cache[at[i]]; ok && p.kinds >= [3]int{1, 3, nKinds}[order] && (window || !p.windowed()) {
+		if p, ok := pr.cache[at[i]]; ok && p.kinds >= kindsUpTo[order] && (window || !p.windowed()) {
 			pts[i] = p
 			continue
 		}
@@ -470,38 +470,207 @@ func (pr *problem) enclose(b *box) float64 {
 		return math.Inf(-1)
 	}
 
-	// Second-order Taylor form around the logit center m:
-	// psi(x) = psi(m) + grad psi(m) . d + d' H(xi) d / 2, d = x - m,
-	// with the Hessian's entries bounded over the box (each half of each
-	// function has terms monotone in p and in q, so its extremes over the
-	// box are at corners).
+	// Taylor form of order 3 around the logit center m: the polynomial of
+	// degree 2 at m (exact, cancellations included), and the remainder
+	// sum_{i+j=3} D^(i,j) psi(xi) d_p^i d_q^j / (i! j!) with each third
+	// derivative bounded over the box piece by piece (each half of F, G and
+	// G^T has terms monotone in p and in q, so its extremes are at corners).
 	mp, mq := fromLogit(mid(b.s1, b.s2)), fromLogit(mid(b.t1, b.t2))
-	c := pr.m.eval(mp, mq, 1, true)
+	c := pr.m.eval(mp, mq, 2, true)
 	pr.evals++
 	psi, ok := pr.value(c)
 	if !ok {
 		return math.Inf(-1)
 	}
-	g := pr.gradient(c)
-	hpp, hqq, hpq, ok := pr.hessian(pts, tails)
-	if !ok || !finiteAll(g[6].v, g[7].v, g[6].err, g[7].err) {
-		return psi.v - psi.err
+	var d [6]val // D^(i,j) psi(m) for the kinds of degree <= 2
+	for k := 1; k < 6; k++ {
+		d[k] = pr.deriv(c, k)
+		if !finiteAll(d[k].v, d[k].err) {
+			return psi.v - psi.err
+		}
 	}
-	dp1, dp2 := diff(p1, mp), diff(p2, mp)
-	dq1, dq2 := diff(q1, mq), diff(q2, mq)
-	xp := quadMax(g[6].v, g[6].err, hpp.hi, dp1, dp2)
-	xq := quadMax(g[7].v, g[7].err, hqq.hi, dq1, dq2)
-	xpq := math.Inf(-1)
-	for _, c := range [4]float64{dp1 * dq1, dp1 * dq2, dp2 * dq1, dp2 * dq2} {
-		xpq = math.Max(xpq, math.Max(hpq.lo*c, hpq.hi*c))
+	dp := interval{diff(p1, mp), diff(p2, mp)}
+	dq := interval{diff(q1, mq), diff(q2, mq)}
+	// The degree-2 polynomial's maximum over the rectangle, exactly (up to
+	// the errors of its coefficients, added at the rectangle's extent).
+	quad := quadMax2(d[1].v, d[2].v, d[3].v, d[4].v, d[5].v, dp, dq)
+	ep, eq := math.Max(-dp.lo, dp.hi), math.Max(-dq.lo, dq.hi)
+	quad += d[1].err*ep + d[2].err*eq + (d[3].err*ep*ep+d[5].err*eq*eq)/2 + d[4].err*ep*eq
+	ub := psi.v + psi.err + quad
+	// The split goes across the side that costs more: each term's share
+	// is its degree in that side's variable.
+	xp := quadMax(d[1].v, d[1].err, d[3].v+d[3].err, dp.lo, dp.hi)
+	xq := quadMax(d[2].v, d[2].err, d[5].v+d[5].err, dq.lo, dq.hi)
+	cs, ct := xp, xq
+	for k := kindsUpTo[2]; k < kindsUpTo[3]; k++ {
+		r, ok := pr.deriv3(pts, k, tails)
+		if !ok {
+			return psi.v - psi.err
+		}
+		i, j := kindIJ[k][0], kindIJ[k][1]
+		x := maxProd(r, mono(dp, dq, i, j)) / (fact(i) * fact(j))
+		ub += x
+		cs += math.Max(x, 0) * float64(i) / 3
+		ct += math.Max(x, 0) * float64(j) / 3
 	}
-	b.cs, b.ct = xp, xq
-	ub := psi.v + psi.err + xp + xq + xpq
-	ub += 4 * eps64 * (math.Abs(psi.v) + math.Abs(xp) + math.Abs(xq) + math.Abs(xpq))
+	b.cs, b.ct = cs, ct
+	ub += 8 * eps64 * (math.Abs(psi.v) + math.Abs(xp) + math.Abs(xq) + math.Abs(ub))
 	if ub < b.ub {
 		b.ub = ub
 	}
 	return psi.v - psi.err
+}
+
+func fact(i int) float64 { return [4]float64{1, 1, 2, 6}[i] }
+
+// mono returns the range of d_p^i d_q^j over the box (dp.lo <= 0 <= dp.hi).
+func mono(dp, dq interval, i, j int) interval {
+	pow := func(x interval, n int) interval {
+		if n == 0 {
+			return interval{1, 1}
+		}
+		lo, hi := math.Pow(x.lo, float64(n)), math.Pow(x.hi, float64(n))
+		if n%2 == 0 {
+			return interval{0, math.Max(lo, hi)}
+		}
+		return interval{lo, hi}
+	}
+	a, b := pow(dp, i), pow(dq, j)
+	ps := [4]float64{a.lo * b.lo, a.lo * b.hi, a.hi * b.lo, a.hi * b.hi}
+	r := interval{ps[0], ps[0]}
+	for _, p := range ps[1:] {
+		r.lo, r.hi = math.Min(r.lo, p), math.Max(r.hi, p)
+	}
+	return r
+}
+
+// maxProd returns the largest x y for x in a, y in b.
+func maxProd(a, b interval) float64 {
+	return math.Max(math.Max(a.lo*b.lo, a.lo*b.hi), math.Max(a.hi*b.lo, a.hi*b.hi))
+}
+
+// falling returns the falling factorial x (x-1) ... (x-i+1).
+func falling(x float64, i int) float64 {
+	r := 1.0
+	for n := range i {
+		r *= x - float64(n)
+	}
+	return r
+}
+
+// coefs returns the coefficients of the (i, j)-th partial derivative of psi
+// on the six halves' sums (F's two halves, G's, G^T's): each half's
+// derivative is (a)_i (1-a)_j (+-1)^(i+j) times its sum, with u and v
+// swapped for G^T; psi weighs F/U by 1, G/E by -k1 and G^T/E by -k2.
+func (pr *problem) coefs(k int) [6]float64 {
+	a := pr.alpha
+	i, j := kindIJ[k][0], kindIJ[k][1]
+	s := 1.0
+	if (i+j)%2 == 1 {
+		s = -1
+	}
+	f := falling(a, i) * falling(1-a, j)
+	h := falling(1-a, i) * falling(a, j)
+	return [6]float64{f, s * f, -pr.k1 * f, -pr.k1 * s * f, -pr.k2 * h, -pr.k2 * s * h}
+}
+
+// pieces returns the six halves' sums of kind k at t (F's scaled by 1/U
+// with their tails at t, G's and G^T's by 1/E).
+func (pr *problem) pieces(t *point, k int, fTail func(t *point, h int) float64) [6]val {
+	i, j := float64(kindIJ[k][0]), float64(kindIJ[k][1])
+	var r [6]val
+	for h := range 2 {
+		v, e := t.f[h][k].scaled(pr.logU)
+		r[h] = val{v, e + fTail(t, h)}
+	}
+	p, q := t.p, t.q
+	r[2] = pr.gterm(t.lg1, i*p.l+j*q.l)
+	r[3] = pr.gterm(t.lg2, i*p.l1+j*q.l1)
+	r[4] = pr.gterm(t.lh1, i*p.l+j*q.l)
+	r[5] = pr.gterm(t.lh2, i*p.l1+j*q.l1)
+	return r
+}
+
+// deriv returns D^(i,j) psi at t for kind k = (i, j) (t evaluated to
+// that degree), with its error.
+func (pr *problem) deriv(t *point, k int) val {
+	co := pr.coefs(k)
+	ps := pr.pieces(t, k, func(t *point, h int) float64 { return math.Exp(t.logTail[k] - pr.logU) })
+	var v, e, m float64
+	for n, x := range ps {
+		v += co[n] * x.v
+		e += math.Abs(co[n]) * x.err
+		m += math.Abs(co[n] * x.v)
+	}
+	return val{v, e + 4*eps64*m}
+}
+
+// deriv3 bounds D^(i,j) psi over the box whose corners pts holds, for kind
+// k = (i, j): each half's sum at its extremes over the corners (with the
+// omitted terms anywhere in the box, tails).
+func (pr *problem) deriv3(pts []*point, k int, tails [nKinds]float64) (interval, bool) {
+	co := pr.coefs(k)
+	var r interval
+	ext := [6]interval{}
+	for n := range ext {
+		ext[n] = interval{math.Inf(1), math.Inf(-1)}
+	}
+	for _, t := range pts {
+		ps := pr.pieces(t, k, func(t *point, h int) float64 {
+			if t.windowed() {
+				return math.Exp(tails[k] - pr.logU)
+			}
+			return 0
+		})
+		for n, x := range ps {
+			ext[n].lo = math.Min(ext[n].lo, x.lo())
+			ext[n].hi = math.Max(ext[n].hi, x.hi())
+		}
+	}
+	for n, x := range ext {
+		lo, hi := co[n]*x.lo, co[n]*x.hi
+		if lo > hi {
+			lo, hi = hi, lo
+		}
+		r.lo += lo
+		r.hi += hi
+	}
+	m := 4 * eps64 * (math.Abs(r.lo) + math.Abs(r.hi))
+	r = interval{r.lo - m, r.hi + m}
+	return r, finiteAll(r.lo, r.hi)
+}
+
+// quadMax2 returns the maximum of gp x + gq y + (hpp x^2 + 2 hpq x y +
+// hqq y^2)/2 over the rectangle x in dp, y in dq: a quadratic's maximum on a
+// rectangle is at a corner, at a critical point of its restriction to an
+// edge, or at its interior critical point.
+func quadMax2(gp, gq, hpp, hpq, hqq float64, dp, dq interval) float64 {
+	f := func(x, y float64) float64 { return gp*x + gq*y + (hpp*x*x+2*hpq*x*y+hqq*y*y)/2 }
+	m := math.Inf(-1)
+	try := func(x, y float64) {
+		if x >= dp.lo && x <= dp.hi && y >= dq.lo && y <= dq.hi {
+			m = math.Max(m, f(x, y))
+		}
+	}
+	for _, x := range [2]float64{dp.lo, dp.hi} {
+		for _, y := range [2]float64{dq.lo, dq.hi} {
+			try(x, y)
+		}
+		if hqq != 0 { // edge x fixed: gq + hpq x + hqq y = 0
+			try(x, -(gq+hpq*x)/hqq)
+		}
+	}
+	for _, y := range [2]float64{dq.lo, dq.hi} {
+		if hpp != 0 {
+			try(-(gp+hpq*y)/hpp, y)
+		}
+	}
+	if det := hpp*hqq - hpq*hpq; det != 0 {
+		try((-gp*hqq+gq*hpq)/det, (-gq*hpp+gp*hpq)/det)
+	}
+	// Rounding of the evaluations: a few ulps of the terms' sizes.
+	ep, eq := math.Max(-dp.lo, dp.hi), math.Max(-dq.lo, dq.hi)
+	return m + 8*eps64*(math.Abs(gp)*ep+math.Abs(gq)*eq+(math.Abs(hpp)*ep*ep+2*math.Abs(hpq)*ep*eq+math.Abs(hqq)*eq*eq)/2)
 }
 
 // quadMax returns an upper bound of g d + h d^2 / 2 over d in [d1, d2]
@@ -651,71 +820,6 @@ func (pr *problem) gradient(t *point) [8]val {
 
 // interval is a range [lo, hi].
 type interval struct{ lo, hi float64 }
-
-// hessian bounds the entries of psi's Hessian over the box whose corners
-// pts holds (evaluated with order 2). Each half of F, G and G^T has a
-// Hessian a (a-1) x [1/u^2 -1/(uv); -1/(uv) 1/v^2] times g (with the chain
-// rule's (1-e)^2 for F), and each entry's terms are monotone in p and in q.
-func (pr *problem) hessian(pts []*point, tails [nKinds]float64) (pp, qq, pq interval, ok bool) {
-	a := pr.alpha
-	c := a * (a - 1)
-	// Per half: the extremes over the corners of g/u^2, g/v^2 and g/(u v)
-	// (in p, q order: for G^T, u = q and v = p).
-	ext := func(get func(t *point) val) interval {
-		r := interval{math.Inf(1), math.Inf(-1)}
-		for _, t := range pts {
-			x := get(t)
-			r.lo = math.Min(r.lo, x.lo())
-			r.hi = math.Max(r.hi, x.hi())
-		}
-		return r
-	}
-	var fpp, fqq, fpq interval // F's pieces (positive sums)
-	for h := range 2 {
-		for i, k := range [3]int{kUU, kVV, kUV} {
-			e := ext(func(t *point) val {
-				v, err := t.f[h][k].scaled(pr.logU)
-				if t.windowed() {
-					err += math.Exp(tails[k] - pr.logU) // the omitted terms anywhere in the box
-				}
-				return val{v, err}
-			})
-			r := [3]*interval{&fpp, &fqq, &fpq}[i]
-			r.lo += e.lo
-			r.hi += e.hi
-		}
-	}
-	// G and G^T halves: pp uses 1/(p-arg)^2 and so on.
-	var gl [2][3]float64 // lower sums of G, G^T pieces (pp, qq, pq)
-	var gh [2][3]float64 // upper sums
-	for i := range 4 {
-		fn := i / 2
-		for k := range 3 {
-			e := ext(func(t *point) val {
-				x := ghalves(t)[i]
-				lp, lq := t.p.l, t.q.l
-				if i%2 == 1 {
-					lp, lq = t.p.l1, t.q.l1
-				}
-				return pr.gterm(x[2], [3]float64{2 * lp, 2 * lq, lp + lq}[k])
-			})
-			gl[fn][k] += e.lo
-			gh[fn][k] += e.hi
-		}
-	}
-	k1, k2 := pr.k1, pr.k2
-	pp = interval{c * (fpp.lo - k1*gh[0][0] - k2*gh[1][0]), c * (fpp.hi - k1*gl[0][0] - k2*gl[1][0])}
-	qq = interval{c * (fqq.lo - k1*gh[0][1] - k2*gh[1][1]), c * (fqq.hi - k1*gl[0][1] - k2*gl[1][1])}
-	// The mixed entry is minus the uv pieces.
-	pq = interval{-c * (fpq.hi - k1*gl[0][2] - k2*gl[1][2]), -c * (fpq.lo - k1*gh[0][2] - k2*gh[1][2])}
-	pad := func(x interval) interval {
-		m := 4 * eps64 * (math.Abs(x.lo) + math.Abs(x.hi))
-		return interval{x.lo - m, x.hi + m}
-	}
-	pp, qq, pq = pad(pp), pad(qq), pad(pq)
-	ok = finiteAll(pp.lo, pp.hi, qq.lo, qq.hi, pq.lo, pq.hi)
-	return pp, qq, pq, ok
-}
 
 // diff returns x - m, rounded away from zero, computed from whichever of
 // x, 1-x keeps precision.

@@ -210,18 +210,23 @@ func (a *sum) scaled(ref float64) (v, err float64) {
 	return v, v * (a.relErr() + 2*eps64*(math.Abs(a.top)+math.Abs(ref)+1))
 }
 
-// Kinds of sums kept per half of F: the value and, for the Taylor forms,
-// the derivatives of each term g(u, v) with respect to its own u and v
-// (times 1-e_j per derivative, the chain rule's factor):
-// g, g/u, g/v, g/u^2, g/v^2, g/(u v).
+// Kinds of sums kept per half of F: the term g(u, v) divided by u^i v^j,
+// times (1-e_j)^(i+j) (the chain rule's factor), for i + j <= maxOrder.
+// With (a)_i the falling factorial, the (i, j)-th partial derivative of a
+// half in (p, q) is (a)_i (1-a)_j (+-1)^(i+j) times its (i, j) sum. Kinds
+// are ordered by degree: kindIJ[k] is (i, j), kindsUpTo[d] counts those of
+// degree <= d.
+const maxOrder = 3
+
+var kindIJ = [...][2]int{{0, 0}, {1, 0}, {0, 1}, {2, 0}, {1, 1}, {0, 2}, {3, 0}, {2, 1}, {1, 2}, {0, 3}}
+
+var kindsUpTo = [maxOrder + 1]int{1, 3, 6, 10}
+
 const (
-	kVal = iota
-	kU
-	kV
-	kUU
-	kVV
-	kUV
-	nKinds
+	kVal   = 0
+	kU     = 1
+	kV     = 2
+	nKinds = len(kindIJ)
 )
 
 // point is F_n, G and G^T at one point (p, q). The halves of each function
@@ -234,7 +239,7 @@ type point struct {
 	// half 0 with u = p + (1-p) e_j, v = q + (1-q) e_j, half 1 with
 	// u = 1-p + p e_j, v = 1-q + q e_j.
 	f [2][nKinds]sum
-	// kinds computed: 1 (value), 3 (and first order) or nKinds.
+	// kinds computed: kindsUpTo[order].
 	kinds int
 	// logTail[k] bounds the omitted terms of kind k of either half (-Inf
 	// when every j was summed).
@@ -244,14 +249,14 @@ type point struct {
 	lg1, lg2, lh1, lh2 float64
 }
 
-// eval computes F_n, G and G^T at (p, q); order 0, 1 or 2 says how many
-// derivatives of F's terms to sum.
+// eval computes F_n, G and G^T at (p, q); order (0..maxOrder) says how
+// many derivatives of F's terms to sum.
 //
 // With window set, sums run over the model's window and logTail bounds the
 // rest, where that bound is finite; otherwise over every j.
 func (m *model) eval(p, q coord, order int, window bool) *point {
 	a := m.alpha
-	pt := &point{p: p, q: q, kinds: [3]int{1, 3, nKinds}[order]}
+	pt := &point{p: p, q: q, kinds: kindsUpTo[order]}
 	for h := range pt.f {
 		for k := range pt.f[h] {
 			pt.f[h][k] = newSum()
@@ -280,14 +285,10 @@ func (m *model) eval(p, q coord, order int, window bool) *point {
 				continue
 			}
 			lo := math.Log(m.om[j])
-			r += 8 * eps64 * (math.Abs(lo) + math.Abs(lu) + math.Abs(lv) + 4)
-			f[kU].add(t-lu+lo, r)
-			f[kV].add(t-lv+lo, r)
-			if pt.kinds == nKinds {
-				r += 8 * eps64 * (math.Abs(lo) + math.Abs(lu) + math.Abs(lv))
-				f[kUU].add(t-2*lu+2*lo, r)
-				f[kVV].add(t-2*lv+2*lo, r)
-				f[kUV].add(t-lu-lv+2*lo, r)
+			for k := 1; k < pt.kinds; k++ {
+				i, jj := float64(kindIJ[k][0]), float64(kindIJ[k][1])
+				rk := r + 8*eps64*(i+jj)*(math.Abs(lo)+math.Abs(lu)+math.Abs(lv)+1)
+				f[k].add(t-i*lu-jj*lv+(i+jj)*lo, rk)
 			}
 		}
 	}
@@ -317,17 +318,20 @@ func (m *model) boxTails(p1, p2, q1, q2 coord) [nKinds]float64 {
 		return t
 	}
 	a := m.alpha
+	// u/v <= rho = max(p/q, (1-p)/(1-q)) and v/u <= rho' (the mediant
+	// bounds), v >= min(q, 1-q): g/(u^i v^j) = (u/v)^(a-i) v^(1-i-j).
 	lr := math.Max(p2.l-q1.l, p1.l1-q2.l1)
-	if math.IsNaN(lr) {
-		lr = math.Inf(1)
-	}
-	lmp, lmq := math.Min(p1.l, p2.l1), math.Min(q1.l, q2.l1)
+	lr1 := math.Max(q2.l-p1.l, q1.l1-p2.l1)
+	lmq := math.Min(q1.l, q2.l1)
 	t[kVal] = m.logTM + logAdd(logG(p2.l, q1.l, a), logG(p1.l1, q2.l1, a))
-	t[kU] = m.logTM + (a-1)*lr
-	t[kV] = m.logTM + a*lr
-	t[kUU] = t[kU] - lmp
-	t[kVV] = t[kV] - lmq
-	t[kUV] = t[kU] - lmq
+	for k := 1; k < nKinds; k++ {
+		i, j := float64(kindIJ[k][0]), float64(kindIJ[k][1])
+		x := (a - i) * lr
+		if a < i {
+			x = (i - a) * lr1
+		}
+		t[k] = m.logTM + x - (i+j-1)*lmq
+	}
 	for k := range t {
 		t[k] += 1e-12 * (math.Abs(t[k]) + 1) // the rounding of the logs above
 		if math.IsNaN(t[k]) {
