@@ -197,6 +197,32 @@ func TestWindowTails(t *testing.T) {
 	}
 }
 
+// TestEdgeTails: on the edges of the square (p or q at 0 or 1, where G is
+// infinite) the windowed value plus its edge tail bound still brackets the
+// full sum.
+func TestEdgeTails(t *testing.T) {
+	inf := math.Inf(1)
+	for _, p := range [][4]float64{{1000, 0.49, 5, 1}, {100000, 0.4999, 5, 1}, {20000, 0.499, 3, 0.5}} {
+		m := newModel(int(p[0]), p[1], p[2])
+		if math.IsInf(m.logEdge, 1) {
+			t.Fatalf("%v: no edge bound", p)
+		}
+		for _, st := range [][2]float64{{-inf, -2}, {-inf, 3}, {-1, -inf}, {-1, inf}, {-inf, -inf}, {-inf, inf}, {0, -inf}} {
+			w := m.eval(fromLogit(st[0]), fromLogit(st[1]), 0, true)
+			f := m.eval(fromLogit(st[0]), fromLogit(st[1]), 0, false)
+			if !w.windowed() {
+				t.Fatalf("%v at %v: not windowed", p, st)
+			}
+			for h := range 2 {
+				wl, fl := w.f[h][kVal].log(), f.f[h][kVal].log()
+				if hi := logAdd(wl, w.logTail[kVal]) + 1e-12; fl > hi || fl < wl-1e-12 {
+					t.Errorf("%v at %v half %d: full %v outside [%v, %v]", p, st, h, fl, wl, hi)
+				}
+			}
+		}
+	}
+}
+
 // TestNegativeSlack: with the target below LB nothing is certified (the
 // tangent point itself violates it).
 func TestNegativeSlack(t *testing.T) {

@@ -50,6 +50,35 @@ type model struct {
 	om     []float64 // 1 - e_j
 	lo, hi int       // the window, j in [lo, hi)
 	logTM  float64   // log of a bound on sum of w_j (1 + e_j) outside the window (-Inf when none)
+	// logEdge bounds the omitted terms of a half anywhere on the square,
+	// edges included (+Inf when no bound is known): see edgeTail.
+	logEdge float64
+}
+
+// edgeTail returns the log of a bound on sum_j w_j e_j^(1-alpha) over the
+// j outside the window, which bounds the omitted terms of a half at any
+// (p, q) (u <= 1 and v >= e_j give g(u, v) <= e_j^(1-alpha)). Below the
+// window the terms t_j = w_j e_j^(1-alpha) have ratios
+// t_(j-1)/t_j = j/(n-j+1) ((1-c)/c)^(2 alpha - 1), increasing in j, so
+// when the ratio at lo-1 is below 1 they sum to at most t_(lo-1)/(1 - r);
+// above it e_j^(1-alpha) <= e_hi^(1-alpha) and the binomial tail is below
+// e^-kl(hi). +Inf when the ratio is not below 1.
+func (m *model) edgeTail(kl func(int) float64, lam float64) float64 {
+	a, n := m.alpha, float64(m.n)
+	acc := newSum()
+	if m.lo > 0 {
+		j := float64(m.lo - 1)
+		lr := math.Log(j) - math.Log(n-j+1) + (2*a-1)*lam
+		if !(lr < -1e-9) {
+			return math.Inf(1)
+		}
+		lt := m.lw[m.lo-1] + (a-1)*(n-2*j)*lam
+		acc.add(lt-logspace.OneMinusExp(lr), 0)
+	}
+	if m.hi < len(m.lw) {
+		acc.add((a-1)*(n-2*float64(m.hi))*lam-kl(m.hi), 0)
+	}
+	return acc.log() + 1e-9*(math.Abs(acc.log())+1)
 }
 
 // tailNats is the binomial mass left outside the window, e^-tailNats.
@@ -59,7 +88,7 @@ const tailNats = 80
 const windowFrom = 400
 
 func newModel(n int, c, alpha float64) *model {
-	m := &model{n: n, alpha: alpha, logTM: math.Inf(-1)}
+	m := &model{n: n, alpha: alpha, logTM: math.Inf(-1), logEdge: math.Inf(1)}
 	defer func() {
 		m.lo, m.hi = 0, len(m.lw)
 		if n < windowFrom {
@@ -97,6 +126,7 @@ func newModel(n int, c, alpha float64) *model {
 		}
 		if acc.s > 0 {
 			m.lo, m.hi, m.logTM = lo, hi, acc.log()+1e-9
+			m.logEdge = m.edgeTail(kl, logspace.LogOdds(c))
 		}
 	}()
 	lam := logspace.LogOdds(c)
@@ -323,7 +353,7 @@ func (m *model) boxTails(p1, p2, q1, q2 coord) [nKinds]float64 {
 	lr := math.Max(p2.l-q1.l, p1.l1-q2.l1)
 	lr1 := math.Max(q2.l-p1.l, q1.l1-p2.l1)
 	lmq := math.Min(q1.l, q2.l1)
-	t[kVal] = m.logTM + logAdd(logG(p2.l, q1.l, a), logG(p1.l1, q2.l1, a))
+	t[kVal] = math.Min(m.logTM+logAdd(logG(p2.l, q1.l, a), logG(p1.l1, q2.l1, a)), m.logEdge+math.Ln2)
 	for k := 1; k < nKinds; k++ {
 		i, j := float64(kindIJ[k][0]), float64(kindIJ[k][1])
 		x := (a - i) * lr
