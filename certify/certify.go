@@ -103,7 +103,7 @@ type Result struct {
 // 1..MaxN, 0 < c < 1/2, alpha > 1 finite, eps >= 0 finite, tol > 0); a
 // cancelled ctx ends the search with the bound proved so far (Status Open).
 // The work is sequential and deterministic.
-func Certify(ctx context.Context, n int, c, alpha, eps float64, s *Settings) (Result, error) {
+func Certify(ctx context.Context, n int, c, alpha, eps float64, s *Settings) (r Result, err error) {
 	tol, maxBoxes := DefaultTol, DefaultMaxBoxes
 	if s != nil && s.Tol != 0 {
 		tol = s.Tol
@@ -124,7 +124,7 @@ func Certify(ctx context.Context, n int, c, alpha, eps float64, s *Settings) (Re
 	}
 	start := time.Now()
 	ub := bounds.UpperBound(n, 1, c, alpha, eps).Value()
-	r := Result{N: n, C: c, Alpha: alpha, Eps: eps, LB: bounds.Lower(n, 1, c, alpha, eps),
+	r = Result{N: n, C: c, Alpha: alpha, Eps: eps, LB: bounds.Lower(n, 1, c, alpha, eps),
 		Upper: ub, Status: Open, Method: MethodNone, PStar: bounds.P(alpha, eps)}
 	defer func() { r.Seconds = time.Since(start).Seconds() }()
 	if ub-r.LB <= tol {
@@ -482,43 +482,72 @@ func (pr *problem) enclose(b *box) float64 {
 	if !ok {
 		return math.Inf(-1)
 	}
-	var d [6]val // D^(i,j) psi(m) for the kinds of degree <= 2
-	for k := 1; k < 6; k++ {
-		d[k] = pr.deriv(c, k)
-		if !finiteAll(d[k].v, d[k].err) {
-			return psi.v - psi.err
-		}
-	}
 	dp := interval{diff(p1, mp), diff(p2, mp)}
 	dq := interval{diff(q1, mq), diff(q2, mq)}
+	// Where a derivative overflows (logits of hundreds), redo in units of
+	// the box's extent, d = (ep x', eq y'), x', y' in [-1, 1]: each
+	// derivative is then formed times ep^i eq^j in log space.
+	for _, scaled := range [2]bool{false, true} {
+		up, ok := pr.taylor(psi, c, pts, tails, dp, dq, scaled)
+		if ok {
+			if !scaled {
+				b.cs, b.ct = up.cs, up.ct
+			}
+			if up.ub < b.ub {
+				b.ub = up.ub
+			}
+			break
+		}
+	}
+	return psi.v - psi.err
+}
+
+type taylorBound struct{ ub, cs, ct float64 }
+
+// taylor returns the order-3 Taylor bound of psi over the box (corners pts,
+// center c, offsets dp, dq from the center); false when a term overflows.
+func (pr *problem) taylor(psi val, c *point, pts []*point, tails [nKinds]float64, dp, dq interval, scaled bool) (taylorBound, bool) {
+	ls := [2]float64{}
+	dpn, dqn := dp, dq
+	if scaled {
+		ep, eq := math.Max(-dp.lo, dp.hi), math.Max(-dq.lo, dq.hi)
+		ls = [2]float64{math.Log(ep), math.Log(eq)}
+		dpn, dqn = interval{dp.lo / ep, dp.hi / ep}, interval{dq.lo / eq, dq.hi / eq}
+	}
+	var d [6]val // D^(i,j) psi(m), times ep^i eq^j when scaled, for degree <= 2
+	for k := 1; k < 6; k++ {
+		d[k] = pr.deriv(c, k, ls)
+		if !finiteAll(d[k].v, d[k].err) {
+			return taylorBound{}, false
+		}
+	}
 	// The degree-2 polynomial's maximum over the rectangle, exactly (up to
 	// the errors of its coefficients, added at the rectangle's extent).
-	quad := quadMax2(d[1].v, d[2].v, d[3].v, d[4].v, d[5].v, dp, dq)
-	ep, eq := math.Max(-dp.lo, dp.hi), math.Max(-dq.lo, dq.hi)
+	ep, eq := math.Max(-dpn.lo, dpn.hi), math.Max(-dqn.lo, dqn.hi)
+	quad := quadMax2(d[1].v, d[2].v, d[3].v, d[4].v, d[5].v, dpn, dqn)
 	quad += d[1].err*ep + d[2].err*eq + (d[3].err*ep*ep+d[5].err*eq*eq)/2 + d[4].err*ep*eq
 	ub := psi.v + psi.err + quad
 	// The split goes across the side that costs more: each term's share
 	// is its degree in that side's variable.
-	xp := quadMax(d[1].v, d[1].err, d[3].v+d[3].err, dp.lo, dp.hi)
-	xq := quadMax(d[2].v, d[2].err, d[5].v+d[5].err, dq.lo, dq.hi)
+	xp := quadMax(d[1].v, d[1].err, d[3].v+d[3].err, dpn.lo, dpn.hi)
+	xq := quadMax(d[2].v, d[2].err, d[5].v+d[5].err, dqn.lo, dqn.hi)
 	cs, ct := xp, xq
 	for k := kindsUpTo[2]; k < kindsUpTo[3]; k++ {
-		r, ok := pr.deriv3(pts, k, tails)
+		r, ok := pr.deriv3(pts, k, tails, ls)
 		if !ok {
-			return psi.v - psi.err
+			return taylorBound{}, false
 		}
 		i, j := kindIJ[k][0], kindIJ[k][1]
-		x := maxProd(r, mono(dp, dq, i, j)) / (fact(i) * fact(j))
+		x := maxProd(r, mono(dpn, dqn, i, j)) / (fact(i) * fact(j))
 		ub += x
 		cs += math.Max(x, 0) * float64(i) / 3
 		ct += math.Max(x, 0) * float64(j) / 3
 	}
-	b.cs, b.ct = cs, ct
 	ub += 8 * eps64 * (math.Abs(psi.v) + math.Abs(xp) + math.Abs(xq) + math.Abs(ub))
-	if ub < b.ub {
-		b.ub = ub
+	if !finiteAll(ub) {
+		return taylorBound{}, false
 	}
-	return psi.v - psi.err
+	return taylorBound{ub, cs, ct}, true
 }
 
 func fact(i int) float64 { return [4]float64{1, 1, 2, 6}[i] }
@@ -576,26 +605,31 @@ func (pr *problem) coefs(k int) [6]float64 {
 
 // pieces returns the six halves' sums of kind k at t (F's scaled by 1/U
 // with their tails at t, G's and G^T's by 1/E).
-func (pr *problem) pieces(t *point, k int, fTail func(t *point, h int) float64) [6]val {
+//
+// Every value is multiplied by e^(i ls[0] + j ls[1]) (the box's extent
+// to the kind's powers), formed in log space; fTail returns the log of the
+// bound on F's omitted terms.
+func (pr *problem) pieces(t *point, k int, fTail func(t *point) float64, ls [2]float64) [6]val {
 	i, j := float64(kindIJ[k][0]), float64(kindIJ[k][1])
+	sc := i*ls[0] + j*ls[1]
 	var r [6]val
 	for h := range 2 {
-		v, e := t.f[h][k].scaled(pr.logU)
-		r[h] = val{v, e + fTail(t, h)}
+		v, e := t.f[h][k].scaled(pr.logU - sc)
+		r[h] = val{v, e + math.Exp(fTail(t)-pr.logU+sc)}
 	}
 	p, q := t.p, t.q
-	r[2] = pr.gterm(t.lg1, i*p.l+j*q.l)
-	r[3] = pr.gterm(t.lg2, i*p.l1+j*q.l1)
-	r[4] = pr.gterm(t.lh1, i*p.l+j*q.l)
-	r[5] = pr.gterm(t.lh2, i*p.l1+j*q.l1)
+	r[2] = pr.gterm(t.lg1, i*p.l+j*q.l-sc)
+	r[3] = pr.gterm(t.lg2, i*p.l1+j*q.l1-sc)
+	r[4] = pr.gterm(t.lh1, i*p.l+j*q.l-sc)
+	r[5] = pr.gterm(t.lh2, i*p.l1+j*q.l1-sc)
 	return r
 }
 
 // deriv returns D^(i,j) psi at t for kind k = (i, j) (t evaluated to
-// that degree), with its error.
-func (pr *problem) deriv(t *point, k int) val {
+// that degree) times e^(i ls[0] + j ls[1]), with its error.
+func (pr *problem) deriv(t *point, k int, ls [2]float64) val {
 	co := pr.coefs(k)
-	ps := pr.pieces(t, k, func(t *point, h int) float64 { return math.Exp(t.logTail[k] - pr.logU) })
+	ps := pr.pieces(t, k, func(t *point) float64 { return t.logTail[k] }, ls)
 	var v, e, m float64
 	for n, x := range ps {
 		v += co[n] * x.v
@@ -605,10 +639,10 @@ func (pr *problem) deriv(t *point, k int) val {
 	return val{v, e + 4*eps64*m}
 }
 
-// deriv3 bounds D^(i,j) psi over the box whose corners pts holds, for kind
-// k = (i, j): each half's sum at its extremes over the corners (with the
-// omitted terms anywhere in the box, tails).
-func (pr *problem) deriv3(pts []*point, k int, tails [nKinds]float64) (interval, bool) {
+// deriv3 bounds D^(i,j) psi e^(i ls[0] + j ls[1]) over the box whose
+// corners pts holds, for kind k = (i, j): each half's sum at its extremes
+// over the corners (with the omitted terms anywhere in the box, tails).
+func (pr *problem) deriv3(pts []*point, k int, tails [nKinds]float64, ls [2]float64) (interval, bool) {
 	co := pr.coefs(k)
 	var r interval
 	ext := [6]interval{}
@@ -616,12 +650,12 @@ func (pr *problem) deriv3(pts []*point, k int, tails [nKinds]float64) (interval,
 		ext[n] = interval{math.Inf(1), math.Inf(-1)}
 	}
 	for _, t := range pts {
-		ps := pr.pieces(t, k, func(t *point, h int) float64 {
+		ps := pr.pieces(t, k, func(t *point) float64 {
 			if t.windowed() {
-				return math.Exp(tails[k] - pr.logU)
+				return tails[k] // the omitted terms anywhere in the box
 			}
-			return 0
-		})
+			return math.Inf(-1)
+		}, ls)
 		for n, x := range ps {
 			ext[n].lo = math.Min(ext[n].lo, x.lo())
 			ext[n].hi = math.Max(ext[n].hi, x.hi())
