@@ -28,6 +28,10 @@
 //	         [--c C] [--eps-out LIST] [--conversion balle2020|mironov2017]
 //	         [--rdp-timeout DUR] [--format csv|json]; with --gaussian also the
 //	         delta of the amplified RDP curve (rdp_route)
+//	conjecture
+//	         the pieces certificate of the conjecture Post = LB (n = d k) at
+//	         random points of a wide box: counts the points proved, open and
+//	         violated (bernamp conjecture [--points N] [--seed S] [--out FILE])
 //	help     print this text
 //
 // Grid flags (bounds and post). Each takes a comma list such as 1,2,4 or a
@@ -145,6 +149,32 @@
 // log((1-c)/c) rounded up, ultra_mixing the eps' of Balle et al.'s Theorem
 // 1 item (4) at delta = 0 (empty beyond d k = 2^22).
 //
+// conjecture draws --points points (n, c, alpha, eps) with seed --seed,
+// each coordinate log-uniform over its range (alpha - 1 for alpha; n over
+// the integers; certify.SurveyPoints), and runs the pieces certificate
+// (docs/certificates.md) at each: proved means LB <= Post <= upper <= LB +
+// tol for every d, k with d k = n; open means the box or time limit came
+// first; violation means a point (vp, vq) was found where the inequality
+// with the first-order multipliers fails (a finding). Flags:
+//
+//	--points N       points to draw (default 1000)
+//	--seed S         seed, an unsigned integer (default 1)
+//	--max-boxes B    boxes bounded per point at most (default 20000)
+//	--tol T          gap upper - lb that counts as proved (default 1e-9)
+//	--timeout D      time limit per point, 0 means none (default 10s); a
+//	                 point cut by it depends on the machine's speed
+//	--n-min, --n-max, --c-min, --c-max, --alpha-min, --alpha-max, --eps-min,
+//	--eps-max        the box (default n 1..10000, c 1e-4..0.499, alpha
+//	                 1.001..1000, eps 1e-3..50)
+//	--out FILE       CSV of one row per point, in point order (default none):
+//	                 n,c,alpha,eps,lb,upper,gap,status,violation,vp,vq,boxes,seconds
+//	and --workers, --no-timing and --quiet as for post.
+//
+// It prints the counts (proved + open + violation = points), the largest
+// and median gap upper - lb of the open points, the time per point and the
+// violation points with their numbers. Interrupted, it keeps the rows
+// finished, prints their summary and exits 1.
+//
 // Output has one record per grid point, in grid order, written as soon as it
 // is known; the solver starts the points it estimates longest first. The CSV columns are
 //
@@ -176,4 +206,5 @@
 //	bernamp grid --shard 0/4 --out part0.csv testdata/grids/fig2.json
 //	bernamp curve --mechanism gaussian --sigma 2 --c 0.1 --delta 1e-5 --format table
 //	bernamp pure --d 1,2 --k 1,4 --c 0.1 --eps 0.5,1,5 --format table
+//	bernamp conjecture --points 200 --seed 1 --out survey.csv
 package main

@@ -85,6 +85,8 @@ func runTerm(ctx context.Context, args []string, stdout, stderr io.Writer, term 
 		err = runDelta(ctx, rest, stdout, stderr)
 	case "demo":
 		err = runDemo(ctx, rest, stdout, stderr, term)
+	case "conjecture":
+		err = runConjecture(ctx, rest, stdout, stderr, term)
 	default:
 		err = usagef("unknown command %q; run 'bernamp help' for usage", cmd)
 	}
