@@ -259,7 +259,7 @@ func logBinomPMF(x, n int, c float64) float64 {
 	qh, qe := twoSum(nf, -ph)
 	ql := qe - pl
 	lc := logspace.Stirlerr(n) - logspace.Stirlerr(x) - logspace.Stirlerr(n-x) -
-		bd0DD(xf, ph, pl) - bd0DD(nf-xf, qh, ql)
+		logspace.Bd0(xf, ph, pl) - logspace.Bd0(nf-xf, qh, ql)
 	lf := math.Log(2*math.Pi) + math.Log(xf) + math.Log1p(-xf/nf)
 	return lc - 0.5*lf
 }
@@ -270,29 +270,6 @@ func twoSum(a, b float64) (s, e float64) {
 	bb := s - a
 	e = (a - (s - bb)) + (b - bb)
 	return s, e
-}
-
-// bd0DD returns x log(x/M) + M - x >= 0 for M = mh + ml (|ml| <= ulp(mh)),
-// by Loader's series in v = (x-M)/(x+M) near M, where x - mh is exact
-// (Sterbenz) and ml is then subtracted.
-func bd0DD(x, mh, ml float64) float64 {
-	d := (x - mh) - ml // x - M
-	if math.Abs(d) < 0.1*(x+mh) {
-		v := d / ((x + mh) + ml)
-		s := d * v
-		ej := 2 * x * v
-		v *= v
-		for j := 1; j < 1000; j++ {
-			ej *= v
-			s1 := s + ej/float64(2*j+1)
-			if s1 == s {
-				return s1
-			}
-			s = s1
-		}
-		return s
-	}
-	return x*math.Log(x/(mh+ml)) - d
 }
 
 // logSum returns log(f - 1).

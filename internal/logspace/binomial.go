@@ -95,12 +95,18 @@ func Stirlerr(n int) float64 {
 }
 
 // bd0 returns the deviance term x log(x/np) + np - x >= 0 without the
-// cancellation of the direct formula when x is close to np (Loader's series
-// in v = (x-np)/(x+np)).
-func bd0(x, np float64) float64 {
-	if math.Abs(x-np) < 0.1*(x+np) {
-		v := (x - np) / (x + np)
-		s := (x - np) * v
+// cancellation of the direct formula when x is close to np.
+func bd0(x, np float64) float64 { return Bd0(x, np, 0) }
+
+// Bd0 returns the deviance x log(x/M) + M - x >= 0 for M = mh + ml given as
+// a double-double (|ml| <= ulp(mh); ml = 0 for a plain float), by Loader's
+// series in v = (x-M)/(x+M) near M, where x - mh is exact (Sterbenz) and ml
+// is then subtracted; the direct formula elsewhere.
+func Bd0(x, mh, ml float64) float64 {
+	d := (x - mh) - ml // x - M
+	if math.Abs(d) < 0.1*(x+mh) {
+		v := d / ((x + mh) + ml)
+		s := d * v
 		if math.Abs(s) < math.SmallestNonzeroFloat64 {
 			return s
 		}
@@ -114,6 +120,7 @@ func bd0(x, np float64) float64 {
 			}
 			s = s1
 		}
+		return s
 	}
-	return x*math.Log(x/np) + np - x
+	return x*math.Log(x/(mh+ml)) - d
 }
