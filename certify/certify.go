@@ -89,7 +89,7 @@ type Result struct {
 	Status            Status
 	Method            string
 	PStar             float64 // the Theorem 4 mass p* (r_alpha(p*) = eps)
-	L0, L1, L2, Slack float64 // multipliers in the normalized form of Multipliers' doc
+	L0, L1, L2, Slack float64 // the normalized inequality F_n/U - L1 G/E - L2 G^T/E <= L0 + Slack, U = F_n(p*, 1-p*)
 	Boxes             int     // boxes bounded
 	Evals             int     // evaluations of F_n (each O(n))
 	Violation         bool    // a point was found where the inequality with these multipliers fails
