@@ -32,6 +32,7 @@ import (
 	"github.com/bernamp/bernamp/bounds"
 	"github.com/bernamp/bernamp/check"
 	"github.com/bernamp/bernamp/internal/floatbits"
+	"github.com/bernamp/bernamp/internal/logspace"
 )
 
 // DefaultTol is the gap Upper - LB, in nats, aimed at when Settings.Tol is 0.
@@ -190,21 +191,27 @@ func newProblem(n int, c, alpha, eps, tol float64) *problem {
 	if math.IsNaN(pr.k1) || math.IsNaN(pr.k2) {
 		pr.k1, pr.k2 = 1, 0 // data processing: F_n <= G
 	}
-	pr.logGStar, pr.logHStar = logAdd(t.lg1, t.lg2), logAdd(t.lh1, t.lh2)
+	pr.logGStar, pr.logHStar = logspace.Add(t.lg1, t.lg2), logspace.Add(t.lh1, t.lh2)
 	pr.l0 = 1 - pr.k1*math.Exp(pr.logGStar-pr.logE) - pr.k2*math.Exp(pr.logHStar-pr.logE)
 	pr.tau = 0.5 * math.Expm1((alpha-1)*tol)
 	return pr
 }
 
 // grads returns the gradients of F/U, G/E and G^T/E at t (no error bounds:
-// for the multipliers, which need none).
+// for the multipliers, which need none), from the same half sums and
+// falling-factorial coefficients as coefs: d/dp is kind kU, d/dq kind kV,
+// and the second half of each function enters with sign -1.
 func (pr *problem) grads(t *point) (fp, fq, gp, gq, hp, hq float64) {
-	var d [6]float64
-	g := pr.gradient(t)
-	for i := range d {
-		d[i] = g[i].v
+	a := pr.alpha
+	var d [2][3]float64 // [d/dp, d/dq][F, G, G^T]
+	for n, k := range [2]int{kU, kV} {
+		i, j := kindIJ[k][0], kindIJ[k][1]
+		f := falling(a, i) * falling(1-a, j)
+		h := falling(1-a, i) * falling(a, j)
+		ps := pr.pieces(t, k, func(*point) float64 { return math.Inf(-1) }, [2]float64{})
+		d[n] = [3]float64{f * (ps[0].v - ps[1].v), f * (ps[2].v - ps[3].v), h * (ps[4].v - ps[5].v)}
 	}
-	return d[0], d[1], d[2], d[3], d[4], d[5]
+	return d[0][0], d[1][0], d[0][1], d[1][1], d[0][2], d[1][2]
 }
 
 // upper turns a proved sup of psi into a bound on Post in nats, rounded up:
@@ -223,16 +230,6 @@ func (pr *problem) upper(sup float64) float64 {
 	ls := math.Log(s)
 	u := (pr.logU + ls) / (pr.alpha - 1)
 	return floatbits.Up(u, 4) + 4*eps64*(math.Abs(pr.logU)+math.Abs(ls)+1)/(pr.alpha-1)
-}
-
-func logAdd(a, b float64) float64 {
-	if a < b {
-		a, b = b, a
-	}
-	if math.IsInf(a, 0) {
-		return a
-	}
-	return a + math.Log1p(math.Exp(b-a))
 }
 
 // box is a rectangle of logits [s1, s2] x [t1, t2] (p = 1/(1+e^-s)); ends
@@ -791,7 +788,7 @@ func (pr *problem) monotone(pts []*point, tail float64) float64 {
 				}
 				rel = math.Max(rel, gRel(x[0], x[1], pr.alpha))
 			}
-			lY = logAdd(lY, math.Log(k)+lo-pr.logE)
+			lY = logspace.Add(lY, math.Log(k)+lo-pr.logE)
 		}
 	}
 	lX := fu.log() - pr.logU
@@ -823,35 +820,6 @@ func (pr *problem) value(t *point) (val, bool) {
 	e := f0.err + f1.err + k1*(gs[0].err+gs[1].err) + k2*(gs[2].err+gs[3].err)
 	e += 4 * eps64 * (f0.v + f1.v + k1*(gs[0].v+gs[1].v) + k2*(gs[2].v+gs[3].v))
 	return val{v, e}, true
-}
-
-// gradient returns the partial derivatives of F/U, G/E, G^T/E and psi at
-// t (which needs order >= 1): index 0..5 = dF/dp, dF/dq, dG/dp, dG/dq,
-// dG^T/dp, dG^T/dq; 6, 7 = dpsi/dp, dpsi/dq.
-func (pr *problem) gradient(t *point) [8]val {
-	a := pr.alpha
-	var d [8]val
-	// F: half 0 has du/dp = dv/dq = 1-e, half 1 has -(1-e).
-	fu0, fu1 := pr.fsum(t, 0, kU), pr.fsum(t, 1, kU)
-	fv0, fv1 := pr.fsum(t, 0, kV), pr.fsum(t, 1, kV)
-	d[0] = val{a * (fu0.v - fu1.v), a * (fu0.err + fu1.err + 2*eps64*(fu0.v+fu1.v))}
-	d[1] = val{(a - 1) * (fv1.v - fv0.v), (a - 1) * (fv0.err + fv1.err + 2*eps64*(fv0.v+fv1.v))}
-	// G, G^T: g(u, v) has dg/du = a g/u, dg/dv = (1-a) g/v.
-	h := ghalves(t)
-	pl, ql, pl1, ql1 := t.p.l, t.q.l, t.p.l1, t.q.l1
-	pair := func(sc float64, x, y val) val {
-		return val{sc * (x.v - y.v), sc * (x.err + y.err + 2*eps64*(x.v+y.v))}
-	}
-	d[2] = pair(a, pr.gterm(h[0][2], pl), pr.gterm(h[1][2], pl1))
-	d[3] = pair(a-1, pr.gterm(h[1][2], ql1), pr.gterm(h[0][2], ql))
-	d[4] = pair(a-1, pr.gterm(h[3][2], pl1), pr.gterm(h[2][2], pl))
-	d[5] = pair(a, pr.gterm(h[2][2], ql), pr.gterm(h[3][2], ql1))
-	for i := range 2 {
-		g, hh := d[2+i], d[4+i]
-		d[6+i] = val{d[i].v - pr.k1*g.v - pr.k2*hh.v,
-			d[i].err + pr.k1*g.err + pr.k2*hh.err + 4*eps64*(math.Abs(d[i].v)+pr.k1*math.Abs(g.v)+pr.k2*math.Abs(hh.v))}
-	}
-	return d
 }
 
 // interval is a range [lo, hi].

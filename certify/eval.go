@@ -47,7 +47,7 @@ type model struct {
 	alpha  float64
 	lw     []float64 // log w_j
 	le     []float64 // log e_j = -(n - 2j) log((1-c)/c)
-	om     []float64 // 1 - e_j
+	lom    []float64 // log(1 - e_j) (-Inf at j = n/2)
 	lo, hi int       // the window, j in [lo, hi)
 	logTM  float64   // log of a bound on sum of w_j (1 + e_j) outside the window (-Inf when none)
 	// logEdge bounds the omitted terms of a half anywhere on the square,
@@ -138,7 +138,7 @@ func newModel(n int, c, alpha float64) *model {
 		le := -float64(n-2*j) * lam
 		m.lw = append(m.lw, lw)
 		m.le = append(m.le, le)
-		m.om = append(m.om, -math.Expm1(le))
+		m.lom = append(m.lom, math.Log(-math.Expm1(le)))
 	}
 	return m
 }
@@ -311,10 +311,10 @@ func (m *model) eval(p, q coord, order int, window bool) *point {
 			r := 8 * eps64 * (math.Abs(lw) + math.Abs(lv) + a*(math.Abs(d)+4) + 8)
 			f := &pt.f[h]
 			f[kVal].add(t, r)
-			if pt.kinds == 1 || !(m.om[j] > 0) {
+			lo := m.lom[j]
+			if pt.kinds == 1 || math.IsInf(lo, -1) {
 				continue
 			}
-			lo := math.Log(m.om[j])
 			for k := 1; k < pt.kinds; k++ {
 				i, jj := float64(kindIJ[k][0]), float64(kindIJ[k][1])
 				rk := r + 8*eps64*(i+jj)*(math.Abs(lo)+math.Abs(lu)+math.Abs(lv)+1)
@@ -328,17 +328,17 @@ func (m *model) eval(p, q coord, order int, window bool) *point {
 }
 
 // tails returns, per kind, the log of a bound on the omitted terms of one
-// half at (p, q): sum of w_j (1+e_j) outside the window times G(p, q) for
-// the value; for the derivative sums, u/v <= rho = max(p/q, (1-p)/(1-q))
-// (u/v is a mediant of the two), u >= min(p, 1-p) and v >= min(q, 1-q)
-// give g/u <= rho^(a-1), g/v <= rho^a, g/u^2 <= rho^(a-1)/min(p, 1-p),
-// g/v^2 <= rho^a/min(q, 1-q), g/(uv) <= rho^(a-1)/min(q, 1-q).
+// half at (p, q): see boxTails.
 func (m *model) tails(p, q coord) [nKinds]float64 {
 	return m.boxTails(p, p, q, q)
 }
 
-// boxTails is tails over the box [p1, p2] x [q1, q2]: each bound is
-// monotone in p and in q, so its largest value uses the box's ends.
+// boxTails bounds, per kind, the omitted terms of one half anywhere in the
+// box [p1, p2] x [q1, q2]: sum of w_j (1+e_j) outside the window times
+// G's largest value for the value (or the edge bound, see edgeTail); for
+// kind (i, j), g/(u^i v^j) = (u/v)^(a-i) v^(1-i-j) with u/v <= rho, v/u <=
+// rho' (mediants) and v >= min(q, 1-q). Each bound is monotone in p and in
+// q, so its largest value uses the box's ends.
 func (m *model) boxTails(p1, p2, q1, q2 coord) [nKinds]float64 {
 	var t [nKinds]float64
 	if math.IsInf(m.logTM, -1) {
@@ -353,7 +353,7 @@ func (m *model) boxTails(p1, p2, q1, q2 coord) [nKinds]float64 {
 	lr := math.Max(p2.l-q1.l, p1.l1-q2.l1)
 	lr1 := math.Max(q2.l-p1.l, q1.l1-p2.l1)
 	lmq := math.Min(q1.l, q2.l1)
-	t[kVal] = math.Min(m.logTM+logAdd(logG(p2.l, q1.l, a), logG(p1.l1, q2.l1, a)), m.logEdge+math.Ln2)
+	t[kVal] = math.Min(m.logTM+logspace.Add(logG(p2.l, q1.l, a), logG(p1.l1, q2.l1, a)), m.logEdge+math.Ln2)
 	for k := 1; k < nKinds; k++ {
 		i, j := float64(kindIJ[k][0]), float64(kindIJ[k][1])
 		x := (a - i) * lr
