@@ -158,10 +158,11 @@ type Settings struct {
 	// NoCertify skips the certificates: PostUpper is then the closed form
 	// (or, for D = 1 and K = 1, the polygon branch and bound). The
 	// two-point-pieces certificate runs first, at n = D K <=
-	// certify.MaxN; where it does not close and K = 1, the output-ratio
-	// certificate runs where the corner program is small enough (D <= 5,
-	// (K+1)^D <= 4096). When Timeout is 0 each runs for at most
-	// DefaultCertTimeout.
+	// certify.MaxN (at K = 1, D <= 2 a short try, and again with the time
+	// left after the corner certificates); where it does not close and
+	// K = 1, the output-ratio certificate runs where the corner program is
+	// small enough (D <= 5, (K+1)^D <= 4096). When Timeout is 0 each runs
+	// for at most DefaultCertTimeout.
 	NoCertify bool
 }
 
