@@ -51,7 +51,13 @@ var ErrInput = errors.New("certify: invalid input")
 type Settings struct {
 	Tol      float64 // aimed gap Upper - LB in nats, > 0; 0 means DefaultTol
 	MaxBoxes int     // boxes bounded at most; 0 means DefaultMaxBoxes
+	Tiling   bool    // keep the closed boxes in Result.Tiling (for an exported certificate)
 }
+
+// Tile is a closed box of the search in logit coordinates, p = 1/(1+e^-S)
+// and q = 1/(1+e^-T): on [S1, S2] x [T1, T2] the normalized inequality of
+// Result holds. Ends may be infinite (the square's edges).
+type Tile struct{ S1, S2, T1, T2 float64 }
 
 // Status says what a Result proves.
 type Status int
@@ -93,6 +99,8 @@ type Result struct {
 	L0, L1, L2, Slack float64 // the normalized inequality F_n/U - L1 G/E - L2 G^T/E <= L0 + Slack, U = F_n(p*, 1-p*)
 	Boxes             int     // boxes bounded
 	Evals             int     // evaluations of F_n (each O(n))
+	LogU              float64 // log F_n(p*, 1-p*) as used: Upper = (LogU + log(L0+Slack+L1+L2)) / (Alpha-1), rounded up
+	Tiling            []Tile  // with Settings.Tiling and Method pieces: boxes tiling s <= 0 (p <= 1/2), in the order closed; psi(p, q) = psi(1-p, 1-q) covers the rest
 	Violation         bool    // a point was found where the inequality with these multipliers fails
 	ViolationP        float64 // that point (p, q), when Violation
 	ViolationQ        float64
@@ -105,7 +113,7 @@ type Result struct {
 // cancelled ctx ends the search with the bound proved so far (Status Open).
 // The work is sequential and deterministic.
 func Certify(ctx context.Context, n int, c, alpha, eps float64, s *Settings) (r Result, err error) {
-	tol, maxBoxes := DefaultTol, DefaultMaxBoxes
+	tol, maxBoxes, tiling := DefaultTol, DefaultMaxBoxes, s != nil && s.Tiling
 	if s != nil && s.Tol != 0 {
 		tol = s.Tol
 	}
@@ -134,6 +142,8 @@ func Certify(ctx context.Context, n int, c, alpha, eps float64, s *Settings) (r 
 	}
 	pr := newProblem(n, c, alpha, eps, tol)
 	r.L0, r.L1, r.L2, r.Slack = pr.l0, pr.k1, pr.k2, pr.tau
+	r.LogU = pr.logU
+	pr.tiling = tiling
 	out := pr.search(ctx, maxBoxes)
 	r.Boxes, r.Evals = out.boxes, pr.evals
 	if out.violated {
@@ -144,6 +154,8 @@ func Certify(ctx context.Context, n int, c, alpha, eps float64, s *Settings) (r 
 		r.Method = MethodPieces
 		if out.violated {
 			r.Method = MethodPiecesMax
+		} else if tiling && out.closed {
+			r.Tiling = out.tiles
 		}
 	}
 	// The bound is proved whether or not every box closed below the
@@ -171,6 +183,7 @@ type problem struct {
 	k1, k2      float64
 	l0, tau     float64
 	evals       int
+	tiling      bool                  // keep closed boxes
 	cache       map[[2]float64]*point // corners shared by a box and its two children
 }
 
@@ -270,6 +283,7 @@ type outcome struct {
 	violated bool
 	vp, vq   float64
 	boxes    int
+	tiles    []Tile // closed boxes, when problem.tiling
 }
 
 // search proves psi <= l0 + tau on the half square p <= 1/2 (psi is
@@ -331,6 +345,16 @@ func (pr *problem) search(ctx context.Context, maxBoxes int) outcome {
 				push(b)
 			} else {
 				b.pts = nil
+				if pr.tiling {
+					out.tiles = append(out.tiles, Tile{b.s1, b.s2, b.t1, b.t2})
+				}
+			}
+		}
+	}
+	if pr.tiling && !out.violated {
+		for _, b := range *h { // closed at the end: every ub <= target
+			if b.ub <= target {
+				out.tiles = append(out.tiles, Tile{b.s1, b.s2, b.t1, b.t2})
 			}
 		}
 	}

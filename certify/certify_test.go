@@ -284,3 +284,38 @@ func TestBadInput(t *testing.T) {
 		}
 	}
 }
+
+// The exported tiling covers the half square s <= 0 exactly: its boxes'
+// areas in p-coordinates add up to 1/2 (overlaps or holes would change the
+// sum), and each box, re-bounded, is below the target.
+func TestTilingCovers(t *testing.T) {
+	for _, tc := range []struct {
+		n            int
+		c, alpha, ep float64
+	}{{1, 0.1, 5, 1}, {4, 0.1, 5, 1}, {12, 0.3, 50, 2}} {
+		r, err := Certify(context.Background(), tc.n, tc.c, tc.alpha, tc.ep, &Settings{Tiling: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.Method != MethodPieces || r.Status != Proved {
+			t.Fatalf("%+v: %s %s", tc, r.Method, r.Status)
+		}
+		if len(r.Tiling) == 0 || len(r.Tiling) > r.Boxes {
+			t.Fatalf("%+v: %d tiles for %d boxes", tc, len(r.Tiling), r.Boxes)
+		}
+		sig := func(x float64) float64 { return 1 / (1 + math.Exp(-x)) }
+		area := 0.0
+		pr := newProblem(tc.n, tc.c, tc.alpha, tc.ep, DefaultTol)
+		for _, b := range r.Tiling {
+			area += (sig(b.S2) - sig(b.S1)) * (sig(b.T2) - sig(b.T1))
+			x := &box{s1: b.S1, s2: b.S2, t1: b.T1, t2: b.T2}
+			pr.bound(x)
+			if !(x.ub <= pr.l0+pr.tau) {
+				t.Errorf("%+v: tile %+v bound %v above %v", tc, b, x.ub, pr.l0+pr.tau)
+			}
+		}
+		if math.Abs(area-0.5) > 1e-12 {
+			t.Errorf("%+v: tiles cover area %.17g, want 1/2", tc, area)
+		}
+	}
+}
