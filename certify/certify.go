@@ -259,6 +259,8 @@ type box struct {
 // their children (memory: about 1 kB a box).
 const keepCorners = 50_000
 
+var debugOpen = false
+
 type boxHeap []*box
 
 func (h boxHeap) Len() int { return len(h) }
@@ -359,6 +361,13 @@ func (pr *problem) search(ctx context.Context, maxBoxes int) outcome {
 		}
 	}
 	out.sup = math.Max(target, stuck)
+	if debugOpen {
+		for i, b := range *h {
+			if i < 15 {
+				fmt.Printf("open [%.4g,%.4g]x[%.4g,%.4g] ub-target %.3g depth %d\n", b.s1, b.s2, b.t1, b.t2, b.ub-target, b.depth)
+			}
+		}
+	}
 	if h.Len() > 0 {
 		out.sup = math.Max(out.sup, (*h)[0].ub)
 	}
@@ -488,7 +497,7 @@ func (pr *problem) enclose(b *box) float64 {
 			tv = tails[kVal]
 		}
 	}
-	b.ub = pr.monotone(pts, tv)
+	b.ub = math.Min(pr.monotone(pts, tv), pr.paired(pts, tails[kVal]))
 	if !finite {
 		return math.Inf(-1)
 	}
@@ -822,6 +831,93 @@ func (pr *problem) monotone(pts []*point, tail float64) float64 {
 		return fU + fErr - y + 4*eps64*(fU+y)
 	case lY > lX+1e-6:
 		return math.Inf(-1) // G or G^T dwarfs F: e^lY (1 - e^-1e-6) is astronomically large
+	}
+	return math.Inf(1)
+}
+
+// paired bounds psi over a box from above by pairing each half of F with
+// the same half of G. Half 0 is g(p, q) B(p, q) - k2 g(q, p)/E with
+//
+//	B = R/U - k1/E,  R = sum_j w_j (u_j/p)^alpha (v_j/q)^(1-alpha),
+//
+// u_j = p + (1-p) e_j, v_j = q + (1-q) e_j. Since u_j/p = 1 + (1/p - 1) e_j
+// decreases in p (and v_j/q in q), R decreases in p and increases in q:
+// B is largest at (p1, q2), where g(p, q) is smallest. Where that largest
+// B is <= 0, g B is largest at (p1, q2) too (both factors move it up
+// towards that corner), so the half of F - k1 G is bounded by its value
+// there; otherwise by B(p1, q2) g(p2, q1). Half 1 is the mirror image,
+// with the corners exchanged. The G^T halves take their smallest values.
+// Where F and G nearly cancel (small c: the coins barely blur the
+// corners) this is far tighter than the monotone enclosure, which takes F
+// and G at opposite corners. pts[0] is (p1, q2), pts[1] is (p2, q1); tail
+// bounds the omitted terms of a half of F over the box (log; -Inf when
+// none).
+// tiny covers terms that underflow to subnormals or zero.
+const tiny = 0x1p-1000
+
+func (pr *problem) paired(pts []*point, tail float64) float64 {
+	a := pr.alpha
+	// Terms as signed logs: pos bounds the positive part from above, neg
+	// the magnitude of the negative part from below; each log carries a
+	// margin of a few ulps of the magnitudes that formed it.
+	pos, neg := newSum(), newSum()
+	margin := func(xs ...float64) float64 {
+		m := 8.0
+		for _, x := range xs {
+			m += math.Abs(x)
+		}
+		return 8 * eps64 * a * m
+	}
+	for h, c := range [2][2]*point{{pts[0], pts[1]}, {pts[1], pts[0]}} {
+		at, other := c[0], c[1]
+		lgAt, lgOther := at.lg1, other.lg1
+		if h == 1 {
+			lgAt, lgOther = at.lg2, other.lg2
+		}
+		f := at.f[h][kVal]
+		if !finiteAll(f.log(), lgAt, lgOther) || (at.windowed() && math.IsInf(tail, -1)) {
+			return math.Inf(1) // the corner's own tail does not bound the box's
+		}
+		fx := f
+		if !math.IsInf(tail, -1) {
+			fx.add(tail, 0)
+		}
+		lx := fx.log() - pr.logU + math.Log1p(fx.relErr()) + margin(fx.log(), pr.logU)
+		ly := math.Log(pr.k1) + lgAt - pr.logE - margin(lgAt, pr.logE)
+		r := lgOther - lgAt + margin(lgOther, lgAt)
+		switch {
+		case math.IsInf(ly, -1): // k1 = 0
+			pos.add(lx+r, 0)
+		case lx < ly:
+			// X - Y = -Y (1 - X/Y), taken at its own corner.
+			neg.add(ly+math.Log(-math.Expm1(lx-ly))-margin(ly, lx), 0)
+		case lx < 700 && ly > -700: // no overflow, no underflow
+			x, y := math.Exp(lx), math.Exp(ly)
+			d := x - y + 2*eps64*(x+y)
+			pos.add(math.Log(d)+r+margin(r), 0)
+		default: // X - Y <= X
+			pos.add(lx+r, 0)
+		}
+	}
+	for h := range 2 {
+		lo := math.Inf(1)
+		for _, t := range pts[:2] {
+			x := ghalves(t)[2+h]
+			lo = math.Min(lo, x[2])
+		}
+		if pr.k2 > 0 && !math.IsInf(lo, -1) {
+			neg.add(math.Log(pr.k2)+lo-pr.logE-margin(lo, pr.logE), 0)
+		}
+	}
+	lp, ln := pos.log(), neg.log()
+	switch {
+	case math.IsNaN(lp) || math.IsNaN(ln):
+		return math.Inf(1)
+	case math.Max(lp, ln) < 700:
+		x, y := math.Exp(lp), math.Exp(ln)
+		return x - y + 4*eps64*(x+y) + tiny
+	case ln > lp+1e-6:
+		return math.Inf(-1) // the negative part is astronomically larger
 	}
 	return math.Inf(1)
 }

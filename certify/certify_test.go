@@ -319,3 +319,56 @@ func TestTilingCovers(t *testing.T) {
 		}
 	}
 }
+
+// Each enclosure alone bounds psi from above on random boxes, at random
+// points and at the box's corners (where the paired and monotone bounds
+// take their values: a bound formed at the wrong corner fails there).
+func TestEnclosuresValid(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	for _, p := range []struct {
+		n             int
+		c, alpha, eps float64
+	}{{3, 0.01, 50, 2}, {2, 0.2, 4, 1.5}, {15, 0.1, 50, 2}, {7, 0.3, 1.5, 0.2}, {1, 0.05, 1000, 20}, {600, 0.45, 20, 1}} {
+		pr := newProblem(p.n, p.c, p.alpha, p.eps, 1e-9)
+		D := math.Log(1/pointP(p.alpha, p.eps) - 1)
+		checked := 0
+		for i := range 150 {
+			w := math.Pow(10, 1-5*rng.Float64())
+			s1, t1 := 20*rng.Float64()-20, 30*rng.Float64()-15
+			if i%3 == 0 { // near the tangent point
+				s1, t1 = -D+w*(rng.Float64()-0.5), D+w*(rng.Float64()-0.5)
+			}
+			s2, t2 := s1+w*rng.Float64(), t1+w*rng.Float64()
+			p1, p2, q1, q2 := fromLogit(s1), fromLogit(s2), fromLogit(t1), fromLogit(t2)
+			tails := pr.m.boxTails(p1, p2, q1, q2)
+			window := finiteAll(tails[kVal])
+			pts := []*point{pr.m.eval(p1, q2, 0, window), pr.m.eval(p2, q1, 0, window)}
+			tv := math.Inf(-1)
+			if pts[0].windowed() || pts[1].windowed() {
+				tv = tails[kVal]
+			}
+			for name, ub := range map[string]float64{"monotone": pr.monotone(pts, tv), "paired": pr.paired(pts, tails[kVal])} {
+				if math.IsInf(ub, 1) {
+					continue
+				}
+				for k := range 24 {
+					s, u := s1+(s2-s1)*rng.Float64(), t1+(t2-t1)*rng.Float64()
+					if k < 4 {
+						s, u = [2]float64{s1, s2}[k%2], [2]float64{t1, t2}[k/2]
+					}
+					v, ok := pr.value(pr.m.eval(fromLogit(s), fromLogit(u), 0, false))
+					if !ok {
+						continue
+					}
+					checked++
+					if v.v-v.err > ub {
+						t.Fatalf("%+v %s box [%v,%v]x[%v,%v]: bound %v below psi %v at (%v,%v)", p, name, s1, s2, t1, t2, ub, v.v, s, u)
+					}
+				}
+			}
+		}
+		if checked < 1000 {
+			t.Errorf("%+v: only %d comparisons", p, checked)
+		}
+	}
+}
