@@ -156,13 +156,12 @@ type Settings struct {
 	// runtime.GOMAXPROCS(0). The answer does not depend on it.
 	Workers int
 	// NoCertify skips the certificates: PostUpper is then the closed form
-	// (or, for D = 1 and K = 1, the polygon branch and bound). The
-	// two-point-pieces certificate runs first, at n = D K <=
-	// certify.MaxN (at K = 1, D <= 2 a short try, and again with the time
-	// left after the corner certificates); where it does not close and
-	// K = 1, the output-ratio certificate runs where the corner program is
-	// small enough (D <= 5, (K+1)^D <= 4096). When Timeout is 0 each runs
-	// for at most DefaultCertTimeout.
+	// (or, for D = 1 and K = 1, the polygon branch and bound). Otherwise
+	// the two-point-pieces certificate runs first, at n = D K <=
+	// certify.MaxN; only where it does not close do the witness search and,
+	// at K = 1, the corner certificates run (the output-ratio certificate
+	// where the corner program is small enough: D <= 5). When Timeout is 0
+	// each certificate runs for at most DefaultCertTimeout.
 	NoCertify bool
 }
 
@@ -185,12 +184,15 @@ func Bounds(p Params) (Result, error) {
 	return Post(context.Background(), p, &Settings{BoundsOnly: true})
 }
 
-// Post computes the amplified level at p. For D = 1 it returns a certified
-// interval (solver.One). For D >= 2 it returns the best verified witness of
-// the configuration search (solver.Maximize) and, unless s.NoCertify, the
-// upper bound proved by solver.Certify where it fits: Status is "certified"
-// when that proof closes within Tol, otherwise "witness" with the best bound
-// proved (the closed form at worst).
+// Post computes the amplified level at p over the whole box [C, 1-C]^D.
+// Unless s.NoCertify, the two-point-pieces certificate at n = D K
+// (certify.Certify) runs first; where it proves Post = LB within Tol the
+// Theorem 4 pair is the witness and Status is "certified". Elsewhere the
+// witness search (solver.One for D = 1, solver.Maximize for D >= 2) looks
+// for a better pair, and at K = 1, where the corners are exact over the
+// box, the corner certificates may close the gap; Status is then
+// "certified" when PostUpper - Post <= Tol is proved, otherwise "witness"
+// with the best bound proved (the closed form at worst).
 //
 // Errors are returned only for invalid p or s; a cancelled ctx ends the
 // search early and the Result keeps the bound proved so far.
@@ -228,22 +230,13 @@ func Post(ctx context.Context, p Params, s *Settings) (Result, error) {
 			ctx, cancel = context.WithTimeout(ctx, s.Timeout)
 			defer cancel()
 		}
-		// At K = 1, D <= 2 the corner certificates are exact over the box
-		// and often faster: the pieces certificate gets a short first try
-		// there, and the rest of the time after them.
-		short := p.K == 1 && p.D <= 2
 		if !s.NoCertify && r.Status != StatusCertified {
-			if err := pieces(ctx, p, s, tol, short, &r); err != nil {
+			if err := pieces(ctx, p, s, tol, &r); err != nil {
 				return Result{}, fmt.Errorf("bernamp.Post: %w", err)
 			}
 		}
 		if r.Status != StatusCertified {
 			if err := search(ctx, p, s, tol, &r); err != nil {
-				return Result{}, fmt.Errorf("bernamp.Post: %w", err)
-			}
-		}
-		if short && !s.NoCertify && r.Status != StatusCertified && ctx.Err() == nil {
-			if err := pieces(ctx, p, s, tol, false, &r); err != nil {
 				return Result{}, fmt.Errorf("bernamp.Post: %w", err)
 			}
 		}
@@ -264,18 +257,13 @@ func Post(ctx context.Context, p Params, s *Settings) (Result, error) {
 	return r, nil
 }
 
-// Caps of the pieces certificate in Post: its short first try where the
-// corner certificates can take over fast (K = 1, D <= 2), and every other try.
-// Most points that close do so within 10^4 boxes; the rest (small c, where
-// the margin on the diagonal p = q is tiny) stall for 10^5 boxes and more.
-const (
-	piecesBoxesShort = 1_000
-	piecesBoxes      = 50_000
-)
+// piecesBoxes caps the pieces certificate in Post: every point of the
+// paper's grids closes within 35,000 boxes (docs/certificates.md).
+const piecesBoxes = 100_000
 
 // pieces runs the two-point-pieces certificate at n = D K and keeps what it
 // proves: it holds over the whole box for every K.
-func pieces(ctx context.Context, p Params, s *Settings, tol float64, short bool, r *Result) error {
+func pieces(ctx context.Context, p Params, s *Settings, tol float64, r *Result) error {
 	n := p.D * p.K
 	if n > certify.MaxN || n/p.K != p.D {
 		return nil
@@ -286,9 +274,6 @@ func pieces(ctx context.Context, p Params, s *Settings, tol float64, short bool,
 		defer cancel()
 	}
 	cs := &certify.Settings{Tol: tol, MaxBoxes: piecesBoxes}
-	if short {
-		cs.MaxBoxes = piecesBoxesShort
-	}
 	c, err := certify.Certify(ctx, n, p.C, p.Alpha, p.Eps, cs)
 	if err != nil {
 		return err
@@ -306,10 +291,17 @@ func pieces(ctx context.Context, p Params, s *Settings, tol float64, short bool,
 
 // theorem4 returns the Theorem 4 pair as a witness: p* on 0^D and 1-p* on
 // 1^D for P, mirrored for Q; both divergences are r_alpha(p*) <= eps.
+// Where p* = 1/(1 + e^D) underflows (eps above about 745 + log(2)/(alpha-1))
+// the float64 masses read 0 and 1; the pair meant is the exact one, with
+// logit D = bounds.Logit, whose divergences r_alpha(p*) <= eps are reported
+// as eps (an upper bound on them).
 func theorem4(p Params, lb float64) *Witness {
 	ps := bounds.P(p.Alpha, p.Eps)
 	div := 0.0
-	if ps < 0.5 {
+	switch {
+	case ps == 0:
+		div = p.Eps
+	case ps < 0.5:
 		div = bounds.Renyi(p.Alpha, ps)
 	}
 	return &Witness{Corners: []string{strings.Repeat("0", p.D), strings.Repeat("1", p.D)},
