@@ -681,7 +681,12 @@ func (pr *problem) deriv3(pts []*point, k int, tails [nKinds]float64, ls [2]floa
 	for n := range ext {
 		ext[n] = interval{math.Inf(1), math.Inf(-1)}
 	}
+	// rho[h] is the range of the ratio of F's half h to G's half h (both
+	// pieces of kind k), for the paired range below.
+	rho := [2]interval{{math.Inf(1), math.Inf(-1)}, {math.Inf(1), math.Inf(-1)}}
+	windowed := false
 	for _, t := range pts {
+		windowed = windowed || t.windowed()
 		ps := pr.pieces(t, k, func(t *point) float64 {
 			if t.windowed() {
 				return tails[k] // the omitted terms anywhere in the box
@@ -692,18 +697,62 @@ func (pr *problem) deriv3(pts []*point, k int, tails [nKinds]float64, ls [2]floa
 			ext[n].lo = math.Min(ext[n].lo, x.lo())
 			ext[n].hi = math.Max(ext[n].hi, x.hi())
 		}
+		for h := range 2 {
+			f, g := ps[h], ps[2+h]
+			rho[h].lo = math.Min(rho[h].lo, f.lo()/g.hi())
+			rho[h].hi = math.Max(rho[h].hi, f.hi()/g.lo())
+		}
 	}
 	for n, x := range ext {
-		lo, hi := co[n]*x.lo, co[n]*x.hi
-		if lo > hi {
-			lo, hi = hi, lo
+		if n == 2 || n == 3 {
+			continue // paired with F's halves
 		}
-		r.lo += lo
-		r.hi += hi
+		if n < 2 {
+			sep := scaleIv(co[n], x).add(scaleIv(co[n+2], ext[n+2]))
+			// Paired: F_h - k1 G_h = G_h (F_h/G_h - k1), where the ratio
+			// F_h/G_h is monotone in p and in q (each of its terms is a
+			// power of u/p times a power of v/q; half 1 likewise), so its
+			// range is spanned by the corners. Where F and G nearly cancel,
+			// this range is far narrower than the two pieces' apart.
+			if !windowed && rho[n].lo > 0 && !math.IsInf(rho[n].hi, 1) {
+				b := interval{rho[n].lo - pr.k1, rho[n].hi - pr.k1}
+				m := 4 * eps64 * (rho[n].hi + pr.k1)
+				b = interval{b.lo - m, b.hi + m}
+				pair := scaleIv(co[n], mulIv(ext[n+2], b))
+				if pair.hi-pair.lo < sep.hi-sep.lo {
+					sep = pair
+				}
+			}
+			r = r.add(sep)
+			continue
+		}
+		r = r.add(scaleIv(co[n], x))
 	}
 	m := 4 * eps64 * (math.Abs(r.lo) + math.Abs(r.hi))
 	r = interval{r.lo - m, r.hi + m}
 	return r, finiteAll(r.lo, r.hi)
+}
+
+// scaleIv returns c x.
+func scaleIv(c float64, x interval) interval {
+	lo, hi := c*x.lo, c*x.hi
+	if lo > hi {
+		lo, hi = hi, lo
+	}
+	return interval{lo, hi}
+}
+
+// add returns x + y.
+func (x interval) add(y interval) interval { return interval{x.lo + y.lo, x.hi + y.hi} }
+
+// mulIv returns the product of two intervals.
+func mulIv(x, y interval) interval {
+	ps := [4]float64{x.lo * y.lo, x.lo * y.hi, x.hi * y.lo, x.hi * y.hi}
+	r := interval{ps[0], ps[0]}
+	for _, p := range ps[1:] {
+		r.lo, r.hi = math.Min(r.lo, p), math.Max(r.hi, p)
+	}
+	return r
 }
 
 // quadMax2 returns the maximum of gp x + gq y + (hpp x^2 + 2 hpq x y +

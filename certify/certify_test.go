@@ -372,3 +372,45 @@ func TestEnclosuresValid(t *testing.T) {
 		}
 	}
 }
+
+// The third derivatives' ranges over a box contain the third derivatives
+// of psi at random points of the box: they bound the Taylor remainder.
+func TestDeriv3Ranges(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	for _, p := range []struct {
+		n             int
+		c, alpha, eps float64
+	}{{2, 0.0003, 5.3, 0.5}, {15, 0.1, 50, 0.1}, {3, 0.2, 1.5, 1}, {1, 0.05, 2.5, 3}, {30, 0.13, 4.9, 0.002}} {
+		pr := newProblem(p.n, p.c, p.alpha, p.eps, 1e-9)
+		D := math.Log(1/pointP(p.alpha, p.eps) - 1)
+		for i := range 200 {
+			w := math.Pow(10, -3*rng.Float64())
+			s1, t1 := 12*rng.Float64()-10, 16*rng.Float64()-8
+			if i%2 == 0 {
+				s1, t1 = -D+w*(rng.Float64()-0.5), D+w*(rng.Float64()-0.5)
+			}
+			s2, t2 := s1+w*rng.Float64(), t1+w*rng.Float64()
+			var pts []*point
+			for _, st := range [][2]float64{{s1, t2}, {s2, t1}, {s1, t1}, {s2, t2}} {
+				pts = append(pts, pr.m.eval(fromLogit(st[0]), fromLogit(st[1]), maxOrder, false))
+			}
+			var tails [nKinds]float64
+			for k := range tails {
+				tails[k] = math.Inf(-1)
+			}
+			for k := kindsUpTo[2]; k < kindsUpTo[3]; k++ {
+				r, ok := pr.deriv3(pts, k, tails, [2]float64{})
+				if !ok {
+					continue
+				}
+				for range 10 {
+					x := pr.m.eval(fromLogit(s1+(s2-s1)*rng.Float64()), fromLogit(t1+(t2-t1)*rng.Float64()), maxOrder, false)
+					d := pr.deriv(x, k, [2]float64{})
+					if d.v+d.err < r.lo || d.v-d.err > r.hi {
+						t.Fatalf("%+v kind %v box [%v,%v]x[%v,%v]: derivative %v outside [%v, %v]", p, kindIJ[k], s1, s2, t1, t2, d.v, r.lo, r.hi)
+					}
+				}
+			}
+		}
+	}
+}
