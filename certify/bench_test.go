@@ -3,6 +3,7 @@ package certify
 import (
 	"context"
 	"fmt"
+	"slices"
 	"testing"
 )
 
@@ -27,6 +28,89 @@ func BenchmarkCertify(b *testing.B) {
 				boxes = r.Boxes
 			}
 			b.ReportMetric(float64(boxes), "boxes")
+		})
+	}
+}
+
+// gridPoints returns the points of the paper's three grids as (n, c,
+// alpha, eps) with n = d k (testdata/grids: Figure 1, alpha 50, and Figure
+// 2, alpha 5, with d in {1, 2, 3, 5, 15}, c in {0.01, 0.1, 0.3}; Figure 3,
+// d = 1, k in {1, 2, 4}, c 0.1, alpha 5; eps 0.1:5:0.1 in each).
+func gridPoints() [][4]float64 {
+	var pts [][4]float64
+	for _, alpha := range []float64{50, 5} {
+		for _, d := range []int{1, 2, 3, 5, 15} {
+			for _, c := range []float64{0.01, 0.1, 0.3} {
+				for i := 1; i <= 50; i++ {
+					pts = append(pts, [4]float64{float64(d), c, alpha, float64(i) / 10})
+				}
+			}
+		}
+	}
+	for _, k := range []int{1, 2, 4} {
+		for i := 1; i <= 50; i++ {
+			pts = append(pts, [4]float64{float64(k), 0.1, 5, float64(i) / 10})
+		}
+	}
+	return pts
+}
+
+// BenchmarkCertifyGrids certifies every point of the paper's three grids
+// (1,650 points) per iteration on one core. Reported: points proved, the
+// median and largest time per point, the largest box count and the total
+// boxes and evaluations of F_n (counts do not depend on the machine).
+func BenchmarkCertifyGrids(b *testing.B) {
+	pts := gridPoints()
+	for b.Loop() {
+		proved, maxBoxes, evals, boxes := 0, 0, 0, 0
+		times := make([]float64, 0, len(pts))
+		for _, p := range pts {
+			r, err := Certify(context.Background(), int(p[0]), p[1], p[2], p[3], nil)
+			if err != nil {
+				b.Fatal(err)
+			}
+			if r.Status == Proved {
+				proved++
+			}
+			maxBoxes = max(maxBoxes, r.Boxes)
+			evals += r.Evals
+			boxes += r.Boxes
+			times = append(times, r.Seconds)
+		}
+		slices.Sort(times)
+		b.ReportMetric(float64(proved), "proved")
+		b.ReportMetric(times[len(times)/2]*1e3, "median-ms")
+		b.ReportMetric(times[len(times)-1]*1e3, "max-ms")
+		b.ReportMetric(float64(maxBoxes), "max-boxes")
+		b.ReportMetric(float64(boxes), "boxes")
+		b.ReportMetric(float64(evals), "evals")
+	}
+}
+
+// BenchmarkCertifyExtremes times the certificate at the corners of the
+// supported range (alpha 1.001 and 1000, c 1e-6 and 0.4999, eps 1e-6 and
+// 50) and reports whether each was proved.
+func BenchmarkCertifyExtremes(b *testing.B) {
+	for _, p := range [][4]float64{
+		{1, 1e-6, 1.001, 1}, {1, 0.1, 1000, 1}, {1, 0.4999, 5, 1}, {1, 0.1, 5, 1e-6}, {1, 0.1, 5, 50},
+		{100, 1e-6, 5, 1}, {100, 0.1, 1.001, 1}, {100, 0.1, 1000, 1}, {100, 0.4999, 1000, 50}, {100, 0.1, 5, 1e-6},
+	} {
+		b.Run(fmt.Sprintf("n=%v/c=%v/alpha=%v/eps=%v", p[0], p[1], p[2], p[3]), func(b *testing.B) {
+			var r Result
+			for b.Loop() {
+				var err error
+				r, err = Certify(context.Background(), int(p[0]), p[1], p[2], p[3], nil)
+				if err != nil {
+					b.Fatal(err)
+				}
+			}
+			proved := 0.0
+			if r.Status == Proved {
+				proved = 1
+			}
+			b.ReportMetric(proved, "proved")
+			b.ReportMetric(float64(r.Boxes), "boxes")
+			b.ReportMetric(r.Upper-r.LB, "gap")
 		})
 	}
 }

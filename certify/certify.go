@@ -519,9 +519,11 @@ func (pr *problem) enclose(b *box) float64 {
 	// Where a derivative overflows (logits of hundreds), redo in units of
 	// the box's extent, d = (ep x', eq y'), x', y' in [-1, 1]: each
 	// derivative is then formed times ep^i eq^j in log space.
+	taylorOK := false
 	for _, scaled := range [2]bool{false, true} {
 		up, ok := pr.taylor(psi, c, pts, tails, dp, dq, scaled)
 		if ok {
+			taylorOK = true
 			if !scaled {
 				b.cs, b.ct = up.cs, up.ct
 			}
@@ -531,10 +533,88 @@ func (pr *problem) enclose(b *box) float64 {
 			break
 		}
 	}
+	// Near an edge, where the Taylor form in both variables fails or is
+	// poor (p^(alpha-3) dwarfs the box's own variation), expand in one
+	// variable only and take the other's range from monotone bounds.
+	// Inside, it rarely pays for its two evaluations.
+	edge := math.Max(math.Max(-b.s1, b.s2), math.Max(-b.t1, b.t2)) > edgeLogit
+	if (!taylorOK || edge) && b.ub > pr.l0+pr.tau {
+		for axis := range 2 {
+			if u, ok := pr.partial(b, pts, tails, window, axis); ok && u < b.ub {
+				b.ub = u
+			}
+		}
+	}
+	if b.cs == 0 && b.ct == 0 {
+		// No Taylor shares (a derivative overflowed, as at logits of
+		// thousands, where p^(alpha-3) does): split across the side along
+		// which psi changes more between the corners, not the wider one
+		// (near an edge a wide side can be flat).
+		var v [4]float64
+		for i, t := range pts {
+			x, ok := pr.value(t)
+			if !ok {
+				return psi.v - psi.err
+			}
+			v[i] = x.v
+		}
+		b.cs = math.Abs(v[3]-v[0]) + math.Abs(v[1]-v[2])
+		b.ct = math.Abs(v[2]-v[0]) + math.Abs(v[3]-v[1])
+	}
 	return psi.v - psi.err
 }
 
 type taylorBound struct{ ub, cs, ct float64 }
+
+// edgeLogit is the logit beyond which a box counts as near an edge (p or q
+// within about 5e-5 of 0 or 1).
+const edgeLogit = 10
+
+// partial bounds psi over a finite box by a Taylor form in one variable
+// (axis 1: q, around the center mq; axis 0: p), the other free:
+//
+//	psi(p, mq + d) <= max_p psi(p, mq) + max_p psi_q(p, mq) d + max_p psi_qq(p, mq) d^2/2 + max psi_qqq d^3/6,
+//
+// with the first three ranges over the segment p in [p1, p2] at q = mq
+// (monotone and paired bounds at its two ends) and the last over the box
+// (its corners pts). It keeps second-order accuracy in q where psi hardly
+// depends on p, as near the edge p = 0 at alpha near 1.
+func (pr *problem) partial(b *box, pts []*point, tails [nKinds]float64, window bool, axis int) (float64, bool) {
+	var seg []*point
+	var d interval
+	kinds := [3]int{2, 5, 9} // (0,1), (0,2), (0,3)
+	if axis == 1 {
+		mq := fromLogit(mid(b.t1, b.t2))
+		q1, q2 := fromLogit(b.t1), fromLogit(b.t2)
+		seg = []*point{pr.m.eval(fromLogit(b.s1), mq, 2, window), pr.m.eval(fromLogit(b.s2), mq, 2, window)}
+		d = interval{diff(q1, mq), diff(q2, mq)}
+	} else {
+		mp := fromLogit(mid(b.s1, b.s2))
+		p1, p2 := fromLogit(b.s1), fromLogit(b.s2)
+		seg = []*point{pr.m.eval(mp, fromLogit(b.t2), 2, window), pr.m.eval(mp, fromLogit(b.t1), 2, window)}
+		d = interval{diff(p1, mp), diff(p2, mp)}
+		kinds = [3]int{1, 3, 6} // (1,0), (2,0), (3,0)
+	}
+	pr.evals += 2
+	tv := math.Inf(-1)
+	for _, p := range seg {
+		if p.windowed() {
+			tv = tails[kVal]
+		}
+	}
+	a0 := math.Min(pr.monotone(seg, tv), pr.paired(seg, tails[kVal]))
+	r1, ok1 := pr.derivRange(seg, kinds[0], tails, [2]float64{})
+	r2, ok2 := pr.derivRange(seg, kinds[1], tails, [2]float64{})
+	r3, ok3 := pr.derivRange(pts, kinds[2], tails, [2]float64{})
+	if !(ok1 && ok2 && ok3) || !finiteAll(a0) {
+		return 0, false
+	}
+	quad := math.Max(quadMax(r1.hi, 0, r2.hi, 0, d.hi), quadMax(r1.lo, 0, r2.hi, d.lo, 0))
+	cube := math.Max(math.Max(r3.hi, 0)*d.hi*d.hi*d.hi, math.Max(-r3.lo, 0)*-d.lo*d.lo*d.lo) / 6
+	ub := a0 + quad + cube
+	ub += 8 * eps64 * (math.Abs(a0) + math.Abs(quad) + cube)
+	return ub, finiteAll(ub)
+}
 
 // taylor returns the order-3 Taylor bound of psi over the box (corners pts,
 // center c, offsets dp, dq from the center); false when a term overflows.
@@ -565,7 +645,7 @@ func (pr *problem) taylor(psi val, c *point, pts []*point, tails [nKinds]float64
 	xq := quadMax(d[2].v, d[2].err, d[5].v+d[5].err, dqn.lo, dqn.hi)
 	cs, ct := xp, xq
 	for k := kindsUpTo[2]; k < kindsUpTo[3]; k++ {
-		r, ok := pr.deriv3(pts, k, tails, ls)
+		r, ok := pr.derivRange(pts, k, tails, ls)
 		if !ok {
 			return taylorBound{}, false
 		}
@@ -671,10 +751,10 @@ func (pr *problem) deriv(t *point, k int, ls [2]float64) val {
 	return val{v, e + 4*eps64*m}
 }
 
-// deriv3 bounds D^(i,j) psi e^(i ls[0] + j ls[1]) over the box whose
+// derivRange bounds D^(i,j) psi e^(i ls[0] + j ls[1]) over the box whose
 // corners pts holds, for kind k = (i, j): each half's sum at its extremes
 // over the corners (with the omitted terms anywhere in the box, tails).
-func (pr *problem) deriv3(pts []*point, k int, tails [nKinds]float64, ls [2]float64) (interval, bool) {
+func (pr *problem) derivRange(pts []*point, k int, tails [nKinds]float64, ls [2]float64) (interval, bool) {
 	co := pr.coefs(k)
 	var r interval
 	ext := [6]interval{}
@@ -853,7 +933,7 @@ func (pr *problem) monotone(pts []*point, tail float64) float64 {
 	}
 	fU, fErr := fu.scaled(pr.logU)
 	lY := math.Inf(-1)
-	rel := 0.0
+	yErr := 0.0 // each term's value times its own relative error
 	for i, k := range [2]float64{pr.k1, pr.k1} {
 		if i == 1 {
 			k = pr.k2
@@ -862,7 +942,7 @@ func (pr *problem) monotone(pts []*point, tail float64) float64 {
 			continue
 		}
 		for h := range 2 {
-			lo := math.Inf(1)
+			lo, rel := math.Inf(1), 0.0
 			for _, t := range pts {
 				x := ghalves(t)[2*i+h]
 				if x[2] < lo {
@@ -870,13 +950,18 @@ func (pr *problem) monotone(pts []*point, tail float64) float64 {
 				}
 				rel = math.Max(rel, gRel(x[0], x[1], pr.alpha))
 			}
-			lY = logspace.Add(lY, math.Log(k)+lo-pr.logE)
+			lt := math.Log(k) + lo - pr.logE
+			lY = logspace.Add(lY, lt)
+			if lt < 700 {
+				yErr += math.Exp(lt) * rel
+			}
 		}
 	}
 	lX := fu.log() - pr.logU
 	switch {
 	case lX < 700 && lY < 700:
-		y := math.Exp(lY) * (1 - rel - 4*eps64*(math.Abs(lY)+math.Abs(pr.logE)+1))
+		y := math.Exp(lY)
+		y -= yErr + y*4*eps64*(math.Abs(lY)+math.Abs(pr.logE)+1)
 		return fU + fErr - y + 4*eps64*(fU+y)
 	case lY > lX+1e-6:
 		return math.Inf(-1) // G or G^T dwarfs F: e^lY (1 - e^-1e-6) is astronomically large

@@ -328,7 +328,7 @@ func TestEnclosuresValid(t *testing.T) {
 	for _, p := range []struct {
 		n             int
 		c, alpha, eps float64
-	}{{3, 0.01, 50, 2}, {2, 0.2, 4, 1.5}, {15, 0.1, 50, 2}, {7, 0.3, 1.5, 0.2}, {1, 0.05, 1000, 20}, {600, 0.45, 20, 1}} {
+	}{{3, 0.01, 50, 2}, {2, 0.2, 4, 1.5}, {15, 0.1, 50, 2}, {7, 0.3, 1.5, 0.2}, {1, 0.05, 1000, 20}, {600, 0.45, 20, 1}, {3, 0.0034, 1.0015, 0.0018}} {
 		pr := newProblem(p.n, p.c, p.alpha, p.eps, 1e-9)
 		D := math.Log(1/pointP(p.alpha, p.eps) - 1)
 		checked := 0
@@ -347,7 +347,19 @@ func TestEnclosuresValid(t *testing.T) {
 			if pts[0].windowed() || pts[1].windowed() {
 				tv = tails[kVal]
 			}
-			for name, ub := range map[string]float64{"monotone": pr.monotone(pts, tv), "paired": pr.paired(pts, tails[kVal])} {
+			bounds := map[string]float64{"monotone": pr.monotone(pts, tv), "paired": pr.paired(pts, tails[kVal])}
+			full := finiteAll(tails[:]...) || !window
+			var pts4 []*point
+			for _, st := range [][2]coord{{p1, q2}, {p2, q1}, {p1, q1}, {p2, q2}} {
+				pts4 = append(pts4, pr.m.eval(st[0], st[1], maxOrder, window && full))
+			}
+			b := &box{s1: s1, s2: s2, t1: t1, t2: t2}
+			for axis, name := range []string{"partial-p", "partial-q"} {
+				if u, ok := pr.partial(b, pts4, tails, window && full, axis); ok {
+					bounds[name] = u
+				}
+			}
+			for name, ub := range bounds {
 				if math.IsInf(ub, 1) {
 					continue
 				}
@@ -399,7 +411,7 @@ func TestDeriv3Ranges(t *testing.T) {
 				tails[k] = math.Inf(-1)
 			}
 			for k := kindsUpTo[2]; k < kindsUpTo[3]; k++ {
-				r, ok := pr.deriv3(pts, k, tails, [2]float64{})
+				r, ok := pr.derivRange(pts, k, tails, [2]float64{})
 				if !ok {
 					continue
 				}

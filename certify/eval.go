@@ -383,16 +383,28 @@ func finiteAll(xs ...float64) bool {
 // windowed says whether t's sums omit terms (logTail finite).
 func (t *point) windowed() bool { return !math.IsInf(t.logTail[kVal], -1) }
 
-// gRel bounds the relative error of g(u, v) computed by logG.
+// gRel bounds the relative error of g(u, v) computed by logG: the
+// inputs' own errors (a few ulps of |log u| and |log v|, which move log g by
+// alpha and |1-alpha| times as much) and the rounding of logG's formula.
 func gRel(lu, lv, a float64) float64 {
 	if math.IsInf(lu, 0) || math.IsInf(lv, 0) {
 		return 0 // g is exactly 0 or +Inf
 	}
-	return 8 * eps64 * (math.Abs(lv) + a*(math.Abs(lu)+math.Abs(lv)) + 8)
+	return 8 * eps64 * (a*math.Abs(lu) + math.Abs(1-a)*math.Abs(lv) + logGErr(lu, lv, a) + 8)
+}
+
+// logGErr is the size of the terms that logG adds for (lu, lv): their
+// rounding is a few ulps of it.
+func logGErr(lu, lv, a float64) float64 {
+	return math.Min(math.Abs(lv)+a*math.Abs(lu-lv), a*math.Abs(lu)+math.Abs(1-a)*math.Abs(lv))
 }
 
 // logG returns log g(u, v) = alpha log u + (1-alpha) log v, with g(0, v) = 0
-// and g(u, 0) = +Inf for u > 0 (the perspective's limits).
+// and g(u, 0) = +Inf for u > 0 (the perspective's limits). Of the two ways
+// to form it, log v + alpha (log u - log v) and alpha log u + (1-alpha) log
+// v, it takes the one with the smaller terms: the first where u and v are
+// close and alpha is large, the second where log v is huge and alpha is
+// near 1 (the first would cancel two numbers of the size of log v).
 func logG(lu, lv, a float64) float64 {
 	switch {
 	case math.IsInf(lu, -1):
@@ -400,5 +412,8 @@ func logG(lu, lv, a float64) float64 {
 	case math.IsInf(lv, -1):
 		return math.Inf(1)
 	}
-	return lv + a*(lu-lv)
+	if math.Abs(lv)+a*math.Abs(lu-lv) <= a*math.Abs(lu)+math.Abs(1-a)*math.Abs(lv) {
+		return lv + a*(lu-lv)
+	}
+	return a*lu + (1-a)*lv
 }
