@@ -20,8 +20,8 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"runtime"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/bernamp/bernamp/bounds"
@@ -41,7 +41,10 @@ type Params struct {
 
 // Validate returns an error naming the first parameter outside its domain.
 func (p Params) Validate() error {
-	return check.Point(p.D, p.K, p.C, p.Alpha, p.Eps)
+	if err := check.Point(p.D, p.K, p.C, p.Alpha, p.Eps); err != nil {
+		return err
+	}
+	return check.N(p.D, p.K)
 }
 
 // Cost is a rough estimate of the relative time Post takes at p, for
@@ -89,6 +92,7 @@ type Result struct {
 	Search           *Search
 	Certificate      *Certificate // the output-ratio proof for D >= 2, K = 1, nil when none was run
 	Pieces           *Pieces      // the whole-box two-point-pieces proof at n = D K, nil when none was run
+	Note             string       // why an exact engine did not run (alpha near 1, past its reach or the memory cap); "" otherwise
 	Seconds          float64      // wall time of the solve
 }
 
@@ -163,7 +167,16 @@ type Settings struct {
 	// where the corner program is small enough: D <= 5). When Timeout is 0
 	// each certificate runs for at most DefaultCertTimeout.
 	NoCertify bool
+	// MaxMemory caps, in bytes, what one point may hold by the engines'
+	// estimates (solver.SearchSize, solver.OneBoxBytes); 0 means
+	// DefaultMaxMemory. An engine that would need more does not run, and
+	// Result.Note says so.
+	MaxMemory int64
 }
+
+// DefaultMaxMemory is the memory cap of one point when Settings.MaxMemory
+// is 0: 1 GiB.
+const DefaultMaxMemory = solver.DefaultMaxMemory
 
 // DefaultCertTimeout bounds the certificate of one point when
 // Settings.Timeout is 0: hard points (D = 2 with K >= 4, c = 0.01 with K >=
@@ -230,12 +243,16 @@ func Post(ctx context.Context, p Params, s *Settings) (Result, error) {
 			ctx, cancel = context.WithTimeout(ctx, s.Timeout)
 			defer cancel()
 		}
-		if !s.NoCertify && r.Status != StatusCertified {
+		runPieces, runSearch, note := reach(p, s, tol)
+		if r.Status != StatusCertified {
+			r.Note = note
+		}
+		if runPieces && !s.NoCertify && r.Status != StatusCertified {
 			if err := pieces(ctx, p, s, tol, &r); err != nil {
 				return Result{}, fmt.Errorf("bernamp.Post: %w", err)
 			}
 		}
-		if r.Status != StatusCertified {
+		if runSearch && r.Status != StatusCertified {
 			if err := search(ctx, p, s, tol, &r); err != nil {
 				return Result{}, fmt.Errorf("bernamp.Post: %w", err)
 			}
@@ -255,6 +272,43 @@ func Post(ctx context.Context, p Params, s *Settings) (Result, error) {
 	}
 	r.Seconds = time.Since(start).Seconds()
 	return r, nil
+}
+
+// reach is the size guard of Post: it says, before any work, which engines
+// run at p and, when one does not, why. Near alpha = 1 (solver.NearOne)
+// none does: float64 cannot resolve tol in (alpha-1) R_alpha there, and the
+// answer is the closed forms, which package bounds computes with relative
+// accuracy at every alpha > 1. The witness search runs when within its
+// reach and the memory cap: K <= solver.OneMaxK for D = 1,
+// solver.SearchFits for D >= 2. The pieces certificate limits itself to n
+// = D K <= certify.MaxN.
+func reach(p Params, s *Settings, tol float64) (runPieces, runSearch bool, note string) {
+	if solver.NearOne(p.Alpha, tol) {
+		return false, false, fmt.Sprintf("closed forms only: alpha - 1 = %.3g is below 1e-13/max(tol, 1e-9) = %.3g, where float64 cannot resolve tol in (alpha-1) R_alpha", p.Alpha-1, 1e-13/max(tol, solver.DefaultTol))
+	}
+	var err error
+	switch {
+	case p.D == 1 && p.K > solver.OneMaxK:
+		err = fmt.Errorf("k = %d is more than %d", p.K, solver.OneMaxK)
+	case p.D >= 2:
+		mem := s.MaxMemory
+		if mem <= 0 {
+			mem = DefaultMaxMemory
+		}
+		workers := s.Workers
+		if workers <= 0 {
+			workers = runtime.GOMAXPROCS(0)
+		}
+		err = solver.SearchFits(p.D, p.K, workers, mem)
+	}
+	if err == nil {
+		return true, true, ""
+	}
+	note = "witness search skipped: " + err.Error()
+	if n := float64(p.D) * float64(p.K); n > certify.MaxN {
+		note += fmt.Sprintf("; two-point pieces skipped: n = d k = %.0f is more than %d", n, certify.MaxN)
+	}
+	return true, false, note
 }
 
 // piecesBoxes caps the pieces certificate in Post: every point of the
@@ -304,7 +358,7 @@ func theorem4(p Params, lb float64) *Witness {
 	case ps < 0.5:
 		div = bounds.Renyi(p.Alpha, ps)
 	}
-	return &Witness{Corners: []string{strings.Repeat("0", p.D), strings.Repeat("1", p.D)},
+	return &Witness{Corners: []string{solver.ConstCorner(0, p.D), solver.ConstCorner(1, p.D)},
 		P: []float64{ps, 1 - ps}, Q: []float64{1 - ps, ps}, Value: lb, DivPQ: div, DivQP: div}
 }
 
@@ -314,7 +368,7 @@ func theorem4(p Params, lb float64) *Witness {
 // K >= 2 their upper bounds hold for the corner program only (the paper's
 // Lemma 2 fails), so PostUpper keeps the whole-box bounds.
 func search(ctx context.Context, p Params, s *Settings, tol float64, r *Result) error {
-	ss := solver.Settings{Tol: tol, Method: s.Method}
+	ss := solver.Settings{Tol: tol, Method: s.Method, MaxMemory: s.MaxMemory}
 	sr, rec, err := solver.Maximize(ctx, p.D, p.K, p.C, p.Alpha, p.Eps, s.Workers, &ss)
 	if err != nil {
 		return err
@@ -436,6 +490,7 @@ func PostRanges(ctx context.Context, ranges []bounds.Range, k int, alpha, eps fl
 		switch {
 		case errors.Is(err, solver.ErrInput):
 			// The input is valid (checked above): the search is too large.
+			r.Note = "witness search skipped: " + err.Error()
 		case err != nil:
 			return Result{}, fmt.Errorf("bernamp.PostRanges: %w", err)
 		default:

@@ -49,7 +49,21 @@ func Eps(eps float64) error {
 	return nil
 }
 
+// MaxN is the largest number n = d k of coin flips: indices stay exact in
+// float64 (the closed forms of package bounds accept no more).
+const MaxN = 1 << 53
+
+// N returns an error unless d k <= MaxN, for d, k >= 1 (no overflow).
+func N(d, k int) error {
+	if d >= 1 && k >= 1 && d > MaxN/k {
+		return fmt.Errorf("d k is %.4g (d = %d, k = %d), must be at most 2^53", float64(d)*float64(k), d, k)
+	}
+	return nil
+}
+
 // Point returns the first error of D, K, C, Alpha and Eps, in that order.
+// It does not check N: engines that never form d k (solver.Certify) accept
+// any d and k.
 func Point(d, k int, c, alpha, eps float64) error {
 	for _, err := range []error{D(d), K(k), C(c), Alpha(alpha), Eps(eps)} {
 		if err != nil {

@@ -36,3 +36,21 @@ func TestPoint(t *testing.T) {
 		}
 	}
 }
+
+func TestN(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		d, k    int
+		wantErr bool
+	}{
+		{1, 1, false},
+		{1 << 26, 1 << 27, false}, // 2^53
+		{1<<26 + 1, 1 << 27, true},
+		{1 << 40, 1 << 40, true}, // overflows int
+		{math.MaxInt, 1, true},
+	} {
+		if err := N(tc.d, tc.k); (err != nil) != tc.wantErr {
+			t.Errorf("N(%d, %d) = %v, want error %t", tc.d, tc.k, err, tc.wantErr)
+		}
+	}
+}

@@ -161,11 +161,11 @@ type Result struct {
 	// least Lower (rounding model of the package doc).
 	Lower float64
 	// Upper bounds the corner program from above (same model); with
-	// Method == MethodExact it bounds delta' itself.
+	// MethodExact or MethodLifted it bounds delta' itself.
 	Upper float64
 	// Value is the float64 maximum, between Lower and Upper (no claim).
 	Value  float64
-	Method string // MethodExact or MethodCorners
+	Method string // MethodExact, MethodLifted or MethodCorners
 	// Witness: the canonical points' corners (Corners[i] carries P~_i and
 	// Q~_i, as bit strings, see corner.Name) and the merged pair.
 	Corners [4]string
@@ -199,7 +199,10 @@ const ulp = 0x1p-52
 
 // Delta returns delta'(EpsOut) for the instance p: the maximum over the
 // support configurations of the canonical pair (package doc), with a
-// rigorous enclosure [Lower, Upper] of the corner program. It returns an
+// rigorous enclosure [Lower, Upper] of the corner program. For K >= 2,
+// where the k = 1 program at dimension D K fits (D K <= 16 and Work(D K, 1)
+// <= MaxWork), Upper is that program's (MethodLifted): a proved bound on
+// delta' over the whole box by the lifting lemma. It returns an
 // error for invalid input, ErrTooLarge (wrapped) when Work(D, K) exceeds
 // MaxWork, and ctx.Err() when ctx is cancelled.
 func Delta(ctx context.Context, p Params) (*Result, error) {
@@ -211,61 +214,112 @@ func Delta(ctx context.Context, p Params) (*Result, error) {
 		return nil, fmt.Errorf("hockey.Delta: d=%d k=%d needs more than %d outputs: %w", p.D, p.K, MaxWork, ErrTooLarge)
 	}
 	pt, qt := Canonical(p.Eps, p.Delta)
-	g := math.Exp(p.EpsOut)
-	r := &Result{Params: p, Method: MethodExact, Lower: 0, Upper: 0}
-	if p.K > 1 {
-		r.Method = MethodCorners
+	r := &Result{Params: p, Method: method(p.K)}
+	sw, err := sweep(ctx, p.D, p.K, p.C, pt, qt, []float64{math.Exp(p.EpsOut)})
+	if err != nil {
+		return nil, err
 	}
+	r.Lower, r.Upper, r.Value = sw.lower[0], sw.upper[0], sw.value[0]
+	r.Configs, r.Outputs = sw.configs, sw.outputs
+	if p.K > 1 && p.D*p.K <= maxLiftDim && Work(p.D*p.K, 1) <= MaxWork {
+		// The lifting lemma: the k = 1 corner program at dimension D K is
+		// exact over its box and bounds delta' at (D, K) from above.
+		sl, err := sweep(ctx, p.D*p.K, 1, p.C, pt, qt, []float64{math.Exp(p.EpsOut)})
+		if err != nil {
+			return nil, err
+		}
+		r.Method, r.Upper = MethodLifted, sl.upper[0]
+		r.Outputs += sl.outputs
+	}
+	bestCf := sw.best[0]
+	r.witness(bestCf, pt, qt)
+	r.Seconds = time.Since(start).Seconds()
+	return r, nil
+}
+
+func method(k int) string {
+	if k > 1 {
+		return MethodCorners
+	}
+	return MethodExact
+}
+
+// sweepResult holds, per likelihood-ratio level g of sweep, the enclosure
+// of the corner program and a maximizing configuration.
+type sweepResult struct {
+	lower, upper, value []float64
+	best                []corner.Config
+	configs, outputs    int
+}
+
+// sweep evaluates the corner program for the pair (pt, qt) on the canonical
+// points at every level g in gs (g = e^eps', any g >= 0): the maximum over
+// corner.Configs(d) of H_g(B_k T pt || B_k T qt), with the rounding model
+// of the package doc. Each configuration's output distributions are
+// computed once and summed for every g. The caller checks Work(d, k).
+func sweep(ctx context.Context, d, k int, c float64, pt, qt [4]float64, gs []float64) (*sweepResult, error) {
+	n := len(gs)
+	sw := &sweepResult{lower: make([]float64, n), upper: make([]float64, n), value: make([]float64, n), best: make([]corner.Config, n)}
 	// The empty set gives H >= 0 for every pair: the witness P = Q (all
-	// points on corner 0) has delta' = 0 exactly.
-	best := -1.0
-	var bestCf corner.Config
+	// points on corner 0) has delta' = 0 exactly, hence lower = upper = 0
+	// to start.
+	for j := range sw.value {
+		sw.value[j] = -1
+	}
 	var lc [4][]float64
-	var u, v []float64
-	for i, cf := range corner.Configs(p.D) {
+	var u, v, rel []float64
+	for i, cf := range corner.Configs(d) {
 		if i%64 == 0 {
 			if err := ctx.Err(); err != nil {
 				return nil, err
 			}
 		}
 		sizes, cs := cf.Groups()
-		ch := corner.New(p.K, p.C, sizes)
-		n := ch.Outputs()
+		ch := corner.New(k, c, sizes)
+		m := ch.Outputs()
 		for j := range lc {
-			lc[j] = grow(lc[j], n)
+			lc[j] = grow(lc[j], m)
 			ch.LogColumn(lc[j], cs[j])
 		}
-		u, v = grow(u, n), grow(v, n)
-		val, pad := evaluate(lc, pt, qt, g, len(sizes), u, v)
-		r.Configs++
-		r.Outputs += n
-		if val > best {
-			best, bestCf = val, cf
+		u, v, rel = grow(u, m), grow(v, m), grow(rel, m)
+		mix(lc, pt, qt, len(sizes), u, v, rel)
+		sw.configs++
+		sw.outputs += m
+		for j, g := range gs {
+			if j%256 == 255 {
+				if err := ctx.Err(); err != nil {
+					return nil, err
+				}
+			}
+			val, pad := hs(u, v, rel, g)
+			if val > sw.value[j] {
+				sw.value[j], sw.best[j] = val, cf
+			}
+			sw.upper[j] = math.Max(sw.upper[j], val+pad)
+			sw.lower[j] = math.Max(sw.lower[j], val-pad)
 		}
-		r.Upper = math.Max(r.Upper, val+pad)
-		r.Lower = math.Max(r.Lower, val-pad)
 	}
-	r.Value = best
-	if r.Upper > 0 {
-		// 0 stays 0: every term was below -its error bound, so the exact
-		// value is 0.
-		r.Upper = math.Min(1, math.Nextafter(r.Upper, math.Inf(1)))
+	for j := range gs {
+		if sw.upper[j] > 0 {
+			// 0 stays 0: every term was below -its error bound, so the
+			// exact value is 0.
+			sw.upper[j] = math.Min(1, math.Nextafter(sw.upper[j], math.Inf(1)))
+		}
+		if sw.lower[j] > 0 {
+			sw.lower[j] = math.Nextafter(sw.lower[j], 0)
+		}
 	}
-	if r.Lower > 0 {
-		r.Lower = math.Nextafter(r.Lower, 0)
-	}
-	r.witness(bestCf, pt, qt)
-	r.Seconds = time.Since(start).Seconds()
-	return r, nil
+	return sw, nil
 }
 
-// evaluate returns the float64 value of H_g(u||v) for u = sum_i p_i K[., z_i],
-// v = sum_i q_i K[., z_i], with lc[i] = log K[., z_i] over a channel of G
-// groups, and a bound pad on its error (package doc). u and v are scratch
-// of length len(lc[0]).
-func evaluate(lc [4][]float64, p, q [4]float64, g float64, G int, u, v []float64) (val, pad float64) {
-	n := len(u)
-	for b := range n {
+// mix sets u = sum_i p_i K[., z_i] and v = sum_i q_i K[., z_i], with lc[i]
+// = log K[., z_i] over a channel of G groups, and rel[b], the relative
+// error bound of each K entry (the log's absolute error, then exp), of the
+// masses (8 ulps), e^eps' (1 ulp) and the mixing sum (4 terms): the term
+// u_b - g v_b is off by at most rel_b (u_b + g v_b), plus what underflow of
+// exp below 2^-1022 loses (package doc).
+func mix(lc [4][]float64, p, q [4]float64, G int, u, v, rel []float64) {
+	for b := range u {
 		var ub, vb, big float64
 		for i := range lc {
 			l := lc[i][b]
@@ -275,12 +329,17 @@ func evaluate(lc [4][]float64, p, q [4]float64, g float64, G int, u, v []float64
 			big = math.Max(big, math.Abs(l))
 		}
 		u[b], v[b] = ub, vb
-		// Relative error of each K entry (the log's absolute error, then
-		// exp), of the masses (8 ulps) and e^eps' (1 ulp), and the mixing
-		// sum (4 terms): the term u_b - g v_b is off by at most rel (u_b +
-		// g v_b), plus what underflow of exp below 2^-1022 loses.
-		rel := ulp * (float64(8+2*G)*(1+big) + 16)
-		errB := rel*(ub+g*vb) + 4*0x1p-1022*(1+g)
+		rel[b] = ulp * (float64(8+2*G)*(1+big) + 16)
+	}
+}
+
+// hs returns the float64 value of H_g(u||v) = sum_b [u_b - g v_b]_+ and a
+// bound pad on its error under the model of mix.
+func hs(u, v, rel []float64, g float64) (val, pad float64) {
+	under := 4 * 0x1p-1022 * (1 + g)
+	for b, ub := range u {
+		vb := v[b]
+		errB := rel[b]*(ub+g*vb) + under
 		t := ub - g*vb
 		if t > -errB { // [.]_+ is 1-Lipschitz: only terms that may be positive err
 			pad += errB
@@ -289,7 +348,7 @@ func evaluate(lc [4][]float64, p, q [4]float64, g float64, G int, u, v []float64
 			val += t
 		}
 	}
-	pad += float64(n+4) * ulp * val // summation of at most n positive terms
+	pad += float64(len(u)+4) * ulp * val // summation of at most n positive terms
 	return val, 2 * pad
 }
 

@@ -25,29 +25,59 @@ const (
 	//
 	//	eps' = eps + log(1/delta) / (alpha-1).
 	Mironov2017
+	// DPAccounting is the rule of Google's dp_accounting
+	// (rdp_privacy_accountant.compute_epsilon and compute_delta), for
+	// parity with its numbers. Per order:
+	//
+	//	eps' = 0          when delta^2 + expm1(-eps) > 0,
+	//	eps' = Balle2020  else when alpha > 1.01 (unclamped),
+	//	none              otherwise,
+	//
+	// and delta(eps') = min( sqrt(1 - e^-eps), Balle2020's delta when
+	// alpha > 1.01 ). The KL line is the Bretagnolle-Huber inequality
+	// TV(P, Q) <= sqrt(1 - e^-KL(P||Q)) with KL = R_1 <= R_alpha <= eps:
+	// TV < delta is (0, delta)-DP, so every line is a theorem. Across
+	// orders the minimum is taken before clamping at 0, as dp_accounting
+	// does, so the reported order is dp_accounting's. bernamp rounds each
+	// value up (and takes the KL line only where it holds beyond rounding):
+	// the result is dp_accounting's number to within a few ulps, never
+	// below the exact value of the rule.
+	DPAccounting
 )
 
-// String returns "balle2020" or "mironov2017", the names ParseConversion
-// accepts.
+// String returns "balle2020", "mironov2017" or "dp_accounting", the
+// names ParseConversion accepts.
 func (c Conversion) String() string {
 	switch c {
 	case Balle2020:
 		return "balle2020"
 	case Mironov2017:
 		return "mironov2017"
+	case DPAccounting:
+		return "dp_accounting"
 	}
 	return fmt.Sprintf("Conversion(%d)", int(c))
 }
 
 // ParseConversion returns the Conversion named s by String.
 func ParseConversion(s string) (Conversion, error) {
-	for _, c := range []Conversion{Balle2020, Mironov2017} {
+	for _, c := range conversions {
 		if s == c.String() {
 			return c, nil
 		}
 	}
-	return 0, fmt.Errorf("conversion is %q, must be %s or %s", s, Balle2020, Mironov2017)
+	return 0, fmt.Errorf("conversion is %q, must be %s, %s or %s", s, Balle2020, Mironov2017, DPAccounting)
 }
+
+// conversions lists the known conversions.
+var conversions = []Conversion{Balle2020, Mironov2017, DPAccounting}
+
+// known reports whether c is a known conversion.
+func (c Conversion) known() bool { return c >= Balle2020 && c <= DPAccounting }
+
+// dpAccountingMinOrder is the order at or below which dp_accounting skips
+// the Balle2020 line ("not numerically stable as alpha -> 1").
+const dpAccountingMinOrder = 1.01
 
 // CheckDelta returns an error unless 0 < delta < 1 (NaN is rejected).
 func CheckDelta(delta float64) error {
@@ -60,15 +90,30 @@ func CheckDelta(delta float64) error {
 // Eps returns the eps' of the conversion for an (alpha, eps)-RDP mechanism
 // at delta, clamped at 0 ((eps', delta)-DP with eps' < 0 implies (0,
 // delta)-DP). The result is rounded up: it is an upper bound on the exact
-// formula. It panics unless alpha > 1 is finite, eps >= 0 is finite and 0 <
-// delta < 1.
+// formula. For DPAccounting it is +Inf at an order where the rule gives no
+// bound (alpha <= 1.01 and the KL line fails). It panics unless alpha > 1
+// is finite, eps >= 0 is finite and 0 < delta < 1.
 func (c Conversion) Eps(alpha, eps, delta float64) float64 {
+	return math.Max(0, c.raw(alpha, eps, delta))
+}
+
+// raw is Eps before the clamp at 0 (padded by the rounding allowance, so
+// still an upper bound on the exact formula).
+func (c Conversion) raw(alpha, eps, delta float64) float64 {
 	if !(alpha > 1) || math.IsInf(alpha, 1) || !(eps >= 0) || math.IsInf(eps, 1) || !(delta > 0 && delta < 1) {
 		panic("rdp: Conversion.Eps: alpha, eps or delta outside its domain")
 	}
 	logDelta := math.Log(delta)
 	var v, mag float64 // value and the sum of the magnitudes of its terms
 	switch c {
+	case DPAccounting:
+		if klZero(eps, delta) {
+			return 0
+		}
+		if !(alpha > dpAccountingMinOrder) {
+			return math.Inf(1)
+		}
+		fallthrough
 	case Balle2020:
 		t2 := math.Log1p(-1 / alpha)
 		t3 := (logDelta + math.Log(alpha)) / (alpha - 1)
@@ -86,9 +131,20 @@ func (c Conversion) Eps(alpha, eps, delta float64) float64 {
 	const ulp = 0x1p-52
 	v += 8 * ulp * mag
 	if v <= 0 {
-		return 0
+		return v
 	}
 	return math.Nextafter(v, math.Inf(1))
+}
+
+// klZero reports whether delta^2 + expm1(-eps) > 0 holds beyond rounding:
+// dp_accounting's KL line, sqrt(1 - e^-eps) < delta, which makes the
+// mechanism (0, delta)-DP. The two terms are each within an ulp and their
+// sum adds one rounding, so a sum above 4 ulps of their magnitudes is
+// positive in exact arithmetic too.
+func klZero(eps, delta float64) bool {
+	const ulp = 0x1p-52
+	d2, e := delta*delta, math.Expm1(-eps)
+	return d2+e > 4*ulp*(d2-e)
 }
 
 // Approx is an (Eps, Delta)-DP guarantee obtained from an RDP curve.
@@ -122,20 +178,40 @@ func ToApprox(c Curve, delta float64, conv Conversion) (Approx, error) {
 	if err := CheckDelta(delta); err != nil {
 		return Approx{}, fmt.Errorf("rdp.ToApprox: %w", err)
 	}
-	if conv != Balle2020 && conv != Mironov2017 {
-		return Approx{}, fmt.Errorf("rdp.ToApprox: unknown conversion %v", conv)
+	if err := conv.check(c); err != nil {
+		return Approx{}, fmt.Errorf("rdp.ToApprox: %w", err)
 	}
 	return approx(c, delta, conv), nil
 }
 
-// approx is ToApprox on valid arguments.
+// check returns an error for an unknown conversion, or for DPAccounting
+// on a curve with no order above 1.01 (where it could prove nothing).
+func (conv Conversion) check(c Curve) error {
+	if !conv.known() {
+		return fmt.Errorf("unknown conversion %v", conv)
+	}
+	if conv == DPAccounting && !(c.Orders[len(c.Orders)-1] > dpAccountingMinOrder) {
+		return fmt.Errorf("conversion %s needs an order above %v", conv, dpAccountingMinOrder)
+	}
+	return nil
+}
+
+// approx is ToApprox on valid arguments. DPAccounting takes the minimum
+// before the clamp at 0, as dp_accounting does (its order is then the one
+// dp_accounting reports); the others take the first order that attains the
+// clamped minimum.
 func approx(c Curve, delta float64, conv Conversion) Approx {
 	best := Approx{Eps: math.Inf(1), Delta: delta}
 	for i, a := range c.Orders {
-		if e := conv.Eps(a, c.Eps[i], delta); e < best.Eps {
+		e := conv.raw(a, c.Eps[i], delta)
+		if conv != DPAccounting {
+			e = math.Max(0, e)
+		}
+		if e < best.Eps {
 			best.Eps, best.Order, best.Index = e, a, i
 		}
 	}
+	best.Eps = math.Max(0, best.Eps)
 	if n := len(c.Orders); n > 1 && best.Eps > 0 {
 		switch best.Index {
 		case 0:
@@ -156,8 +232,8 @@ func Profile(c Curve, conv Conversion) (func(delta float64) Approx, error) {
 	if err := c.Validate(); err != nil {
 		return nil, fmt.Errorf("rdp.Profile: %w", err)
 	}
-	if conv != Balle2020 && conv != Mironov2017 {
-		return nil, fmt.Errorf("rdp.Profile: unknown conversion %v", conv)
+	if err := conv.check(c); err != nil {
+		return nil, fmt.Errorf("rdp.Profile: %w", err)
 	}
 	return func(delta float64) Approx {
 		if err := CheckDelta(delta); err != nil {
@@ -176,6 +252,7 @@ const deltaULP = 0x1p-52
 //
 //	Balle2020:   log delta_i = (alpha-1) (eps_i + log(1 - 1/alpha) - epsOut) - log alpha,
 //	Mironov2017: log delta_i = (alpha-1) (eps_i - epsOut),
+//	DPAccounting: log delta_i = min( log(1 - e^-eps_i)/2, Balle2020's when alpha > 1.01 ),
 //
 // capped at 1 (the conversions solved for delta). The result is rounded up
 // (an upper bound on the exact minimum: each log is padded by 8 ulps of the
@@ -189,10 +266,28 @@ func DeltaAt(c Curve, epsOut float64, conv Conversion) (delta, order float64, er
 	if !(epsOut >= 0) || math.IsInf(epsOut, 1) {
 		return 0, 0, fmt.Errorf("rdp.DeltaAt: eps_out is %v, must be >= 0 and finite", epsOut)
 	}
+	if err := conv.check(c); err != nil {
+		return 0, 0, fmt.Errorf("rdp.DeltaAt: %w", err)
+	}
 	best := math.Inf(1)
 	for i, a := range c.Orders {
 		var l, mag float64
 		switch conv {
+		case DPAccounting:
+			// KL line: log delta = log(1 - e^-eps)/2, from -expm1 (no
+			// cancellation at small eps, unlike dp_accounting's
+			// log1p(-exp(-eps))); within 2 ulps plus an ulp of the log.
+			l = math.Inf(-1)
+			if r := c.Eps[i]; r > 0 {
+				l = 0.5 * math.Log(-math.Expm1(-r))
+				l += 4 * deltaULP * (math.Abs(l) + 1)
+			}
+			if a > dpAccountingMinOrder {
+				t := math.Log1p(-1 / a)
+				lb := (a-1)*(c.Eps[i]+t-epsOut) - math.Log(a)
+				lb += 8 * deltaULP * ((a-1)*(c.Eps[i]+math.Abs(t)+epsOut) + math.Log(a))
+				l = math.Min(l, lb)
+			}
 		case Balle2020:
 			t := math.Log1p(-1 / a)
 			l = (a-1)*(c.Eps[i]+t-epsOut) - math.Log(a)
@@ -209,6 +304,9 @@ func DeltaAt(c Curve, epsOut float64, conv Conversion) (delta, order float64, er
 	}
 	if best >= 0 {
 		return 1, order, nil
+	}
+	if math.IsInf(best, -1) {
+		return 0, order, nil // an order with eps = 0
 	}
 	return math.Nextafter(math.Exp(best)*(1+4*deltaULP), math.Inf(1)), order, nil
 }

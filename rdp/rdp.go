@@ -396,3 +396,20 @@ func ReadCSV(r io.Reader) (Curve, error) {
 	}
 	return c, nil
 }
+
+// RRTruthProb returns the probability of the true bit of binary randomized
+// response given dp_accounting's noise_parameter q of
+// RandomizedResponseDpEvent(q, 2), the probability of answering with a
+// uniformly random bit: p = 1 - q/2, rounded away from 1/2 (toward less
+// privacy, so a curve built on it is an upper bound). It panics unless 0 <=
+// q <= 1.
+func RRTruthProb(q float64) float64 {
+	if !(q >= 0 && q <= 1) {
+		panic("rdp: noise parameter must be in [0, 1]")
+	}
+	p := 1 - q/2
+	if 1-p > q/2 { // 1 - p is exact (Sterbenz): p was rounded toward 1/2
+		p = math.Nextafter(p, 1)
+	}
+	return p
+}

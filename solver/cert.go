@@ -78,8 +78,9 @@ type Certificate struct {
 }
 
 // ErrTooLarge is wrapped by Certify's error when the full corner program of
-// the point is too large for the dense LPs.
-var ErrTooLarge = errors.New("solver: program too large to certify")
+// the point is too large for the dense LPs, and by One's and Maximize's
+// when the point is past their reach (OneMaxK, SearchFits).
+var ErrTooLarge = errors.New("solver: program too large")
 
 // Limits of the dense LPs: 4 * 2^d variables (plus one per data-processing
 // row) and 2 (k+1)^d box rows.

@@ -5,6 +5,8 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/bernamp/bernamp/bounds"
@@ -47,9 +49,15 @@ func One(ctx context.Context, k int, c, alpha, eps float64, s *Settings) (*Resul
 	if s != nil && !(s.Tol >= 0) {
 		return nil, fmt.Errorf("solver.One: %w: tol is %v, must be >= 0", ErrInput, s.Tol)
 	}
+	if k > OneMaxK {
+		return nil, fmt.Errorf("solver.One: %w: k = %d, more than %d", ErrTooLarge, k, OneMaxK)
+	}
 	start := time.Now()
 	tol := s.tol()
 	ub := bounds.UpperBound(1, k, c, alpha, eps).Value()
+	if NearOne(alpha, tol) {
+		return nearOne(&Result{Upper: ub, Method: MethodClosedForm}, 1, k, c, alpha, eps, tol, start), nil
+	}
 	p := newOne(k, c, alpha, eps)
 
 	// The Theorem 4 pair in the (xb, y) chart is (p, p).
@@ -79,11 +87,16 @@ func One(ctx context.Context, k int, c, alpha, eps float64, s *Settings) (*Resul
 		res.Stats.Complete = true
 		return finish()
 	}
+	if NearOne(alpha, tol) {
+		return nearOne(res, 1, k, c, alpha, eps, tol, start), nil
+	}
 
 	res.Method = MethodPolygonBB
 	// Close when the padded bound (see relPad) is within tol of the
 	// witness: top/(a-1) (1+relPad) + absPad - best/(a-1) <= tol.
 	target := func() float64 { return (bestLog + (alpha-1)*(tol-absPad)) / (1 + relPad) }
+	// The boxes carry their cuts: OneBoxBytes each at most, by estimate.
+	maxBoxes := int(min(int64(s.maxBoxes()), s.maxMemory()/OneBoxBytes))
 	var q boxHeap
 	// The Theorem 4 pair sits where both constraints are active (a kink of
 	// the feasible set); tangent cuts there give its exact cone, which every
@@ -93,7 +106,7 @@ func One(ctx context.Context, k int, c, alpha, eps float64, s *Settings) (*Resul
 	heap.Push(&q, root)
 	res.Stats.Boxes = 1
 	for q.Len() > 0 && q[0].bound > target() {
-		if res.Stats.Boxes >= s.maxBoxes() || ctx.Err() != nil {
+		if res.Stats.Boxes >= maxBoxes || ctx.Err() != nil {
 			break
 		}
 		b := heap.Pop(&q).(*box)
@@ -122,6 +135,61 @@ func One(ctx context.Context, k int, c, alpha, eps float64, s *Settings) (*Resul
 	u := topLog/(alpha-1)*(1+relPad) + absPad
 	res.Upper = math.Min(res.Upper, u)
 	return finish()
+}
+
+// OneBoxBytes is an upper estimate of the memory one box of One's branch
+// and bound holds (the box, its share of the heap and up to 16 inherited and
+// new cuts of 40 bytes, with slice growth): One stops at Settings.MaxMemory
+// / OneBoxBytes boxes. OneMaxK is the largest k One accepts: each
+// evaluation of F costs k+1 terms, and the branch and bound needs up to
+// millions of them.
+const (
+	OneBoxBytes = 4096
+	OneMaxK     = 100_000
+)
+
+// nearOne completes res with the closed forms where NearOne(alpha, tol):
+// Lower is the Theorem 4 bound (bounds.Lower, accurate to a few ulps
+// relative at any alpha > 1) with its pair as the witness, Upper stays the
+// closed form min(eps, d k r_alpha(c)), and Status is Bounds (Certified when
+// they are within tol). No search runs: its float64 evaluations of (alpha-1)
+// R_alpha cannot resolve tol there.
+func nearOne(res *Result, d, k int, c, alpha, eps, tol float64, start time.Time) *Result {
+	res.Lower = math.Min(bounds.Lower(d, k, c, alpha, eps), res.Upper)
+	pp := bounds.P(alpha, eps)
+	res.Corners = []string{ConstCorner(0, d), ConstCorner(1, d)}
+	res.P, res.Q = []float64{pp, 1 - pp}, []float64{1 - pp, pp}
+	res.DivPQ, res.DivQP = 0, 0
+	switch {
+	case pp == 0: // p* underflows: the exact pair has r_alpha(p*) <= eps
+		res.DivPQ, res.DivQP = eps, eps
+	case pp < 0.5:
+		res.DivPQ = bounds.Renyi(alpha, pp)
+		res.DivQP = res.DivPQ
+	}
+	res.Method = MethodClosedForm
+	res.Status = Bounds
+	if res.Upper-res.Lower <= tol {
+		res.Status = Certified
+	}
+	res.Stats.Complete = res.Status == Certified
+	res.Stats.Runtime = time.Since(start)
+	return res
+}
+
+// MaxCornerName is the largest d whose constant corners ConstCorner
+// spells out bit by bit.
+const MaxCornerName = 4096
+
+// ConstCorner names the corner whose d bits all equal bit (0 or 1): the
+// bit string, as corner.Name writes it, for d <= MaxCornerName, and
+// "0^d" or "1^d" beyond, where the string would take d bytes (10^12 at the
+// largest d the closed forms accept).
+func ConstCorner(bit, d int) string {
+	if d > MaxCornerName {
+		return fmt.Sprintf("%d^%d", bit, d)
+	}
+	return strings.Repeat(strconv.Itoa(bit), d)
 }
 
 // one holds the d = 1 program in the chart (xb, y), xb = 1 - x: P = (1-xb,

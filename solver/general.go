@@ -82,6 +82,12 @@ func Maximize(ctx context.Context, d, k int, c, alpha, eps float64, workers int,
 	start := time.Now()
 	tol := s.tol()
 	ub := bounds.UpperBound(d, k, c, alpha, eps).Value()
+	if NearOne(alpha, tol) {
+		return nearOne(&Result{Upper: ub}, d, k, c, alpha, eps, tol, start), &Search{}, nil
+	}
+	if err := SearchFits(d, k, workers, s.maxMemory()); err != nil {
+		return nil, nil, fmt.Errorf("solver.Maximize: %w", err)
+	}
 	lb := bounds.Lower(d, k, c, alpha, eps)
 	D := bounds.Logit(alpha, eps)
 
@@ -139,6 +145,75 @@ func Maximize(ctx context.Context, d, k int, c, alpha, eps float64, workers int,
 	}
 	res.settle(tol, rec, start)
 	return res, rec, nil
+}
+
+// Reach of the configuration search of Maximize, by estimate (SearchSize):
+// at most MaxSearchWork output evaluations per pass (about 15 µs each on
+// 2 shared cores with the default budgets, so about an hour; d = 25 at
+// k = 1, d = 8 at k = 4), and SearchBytesPerConfig bytes per configuration
+// (the list of C(d+6, 6) configurations, their orbits and result slots) plus
+// SearchBytesPerOutput per output of the largest configuration's program on
+// each worker.
+const (
+	MaxSearchWork        = 2.4e8
+	SearchBytesPerConfig = 128
+	SearchBytesPerOutput = 128
+)
+
+// SearchSize returns estimates of what Maximize's search at (d, k) needs:
+// work, the outputs evaluated in one pass over the orbits,
+//
+//	sum over compositions n_1 + ... + n_7 = d of prod_t (k n_t + 1), over 24
+//	= [x^d] ((1 + (k-1) x)/(1-x)^2)^7 / 24 = sum_(j=0..7) C(7,j) (k-1)^j C(d-j+13, 13) / 24,
+//
+// (the 24 relabelings of the 4 support points; the bench's measured counts
+// are within 1.5x of it), and the bytes held: SearchBytesPerConfig per
+// configuration, C(d+6, 6) of them, plus SearchBytesPerOutput times the
+// largest configuration's outputs, at most (k d/7 + 1)^7, per worker. Both
+// are float64 and saturate at +Inf, never overflow.
+func SearchSize(d, k, workers int) (work, bytes float64) {
+	for j := 0; j <= corner.Patterns && j <= d; j++ {
+		work += binom(corner.Patterns, j) * math.Pow(float64(k-1), float64(j)) * binom(d-j+13, 13)
+	}
+	work /= 24
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	outs := math.Pow(float64(k)*float64(d)/corner.Patterns+1, corner.Patterns)
+	bytes = SearchBytesPerConfig*binom(d+6, 6) + SearchBytesPerOutput*outs*float64(workers)
+	return work, bytes
+}
+
+// SearchFits returns nil when Maximize's search at (d, k) on workers
+// goroutines is within its reach (MaxSearchWork) and within maxMemory
+// bytes, by SearchSize; otherwise an error wrapping ErrTooLarge that says
+// which.
+func SearchFits(d, k, workers int, maxMemory int64) error {
+	work, bytes := SearchSize(d, k, workers)
+	switch {
+	case work > MaxSearchWork:
+		return fmt.Errorf("%w: the configuration search at d = %d, k = %d needs about %.2g output evaluations, more than %.2g (hours)", ErrTooLarge, d, k, work, float64(MaxSearchWork))
+	case bytes > float64(maxMemory):
+		return fmt.Errorf("%w: the configuration search at d = %d, k = %d needs about %.2g bytes, more than the cap of %d", ErrTooLarge, d, k, bytes, maxMemory)
+	}
+	return nil
+}
+
+// binom returns C(n, j) as a float64 (+Inf past the range), 0 unless 0 <=
+// j <= n.
+func binom(n, j int) float64 {
+	if j < 0 || j > n {
+		return 0
+	}
+	lg := func(x int) float64 { v, _ := math.Lgamma(float64(x) + 1); return v }
+	if n < 60 {
+		v := 1.0
+		for i := 1; i <= j; i++ {
+			v = v * float64(n-j+i) / float64(i)
+		}
+		return math.Round(v)
+	}
+	return math.Exp(lg(n) - lg(j) - lg(n-j))
 }
 
 // adopt makes the verified witness v, found by method, the result's.

@@ -55,6 +55,19 @@ type Settings struct {
 	// Method chooses the evaluator of the configuration search for d >= 2:
 	// MethodReduced (the default, "" means it) or MethodFull.
 	Method string
+	// MaxMemory caps the bytes a solve may hold, by estimate (OneBoxBytes,
+	// SearchSize); 0 means DefaultMaxMemory.
+	MaxMemory int64
+}
+
+// DefaultMaxMemory is the memory cap of a solve when none is given: 1 GiB.
+const DefaultMaxMemory = 1 << 30
+
+func (s *Settings) maxMemory() int64 {
+	if s == nil || s.MaxMemory <= 0 {
+		return DefaultMaxMemory
+	}
+	return s.MaxMemory
 }
 
 // Evaluators of the configuration search.
@@ -118,3 +131,24 @@ type Stats struct {
 
 // ErrInput is wrapped by every error about a parameter outside its domain.
 var ErrInput = errors.New("solver: invalid input")
+
+// LogFError is the absolute float64 error, in nats times (alpha-1), that
+// the searches and certificates allow for one evaluation of log F =
+// (alpha-1) R_alpha (a log-sum-exp of terms a log u + (1-a) log v of size
+// about 1, a few ulps each). In nats it is LogFError/(alpha-1), which
+// blows up as alpha -> 1: at alpha = 1 + 1e-7 it is 1e-7 nats, far above
+// any useful Tol, and no branch and bound can close below it (solver.One
+// used to fill its box limit, gigabytes, trying).
+const LogFError = 1e-14
+
+// NearOne reports whether alpha is too close to 1 for the searches and
+// certificates at gap tol: LogFError/(alpha-1) > max(tol, DefaultTol)/10,
+// that is alpha - 1 < 1e-13/tol, and alpha < 1.0001 for every tol <= 1e-9
+// (a smaller tol keeps the engines running at ordinary orders, where they
+// report what they prove). There only the
+// closed forms are sound: they are computed with relative accuracy at every
+// alpha > 1 (package bounds), and tend to their Kullback-Leibler limits as
+// alpha -> 1 (README).
+func NearOne(alpha, tol float64) bool {
+	return LogFError/(alpha-1) > max(tol, DefaultTol)/10
+}

@@ -13,7 +13,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
-	"github.com/bernamp/bernamp"
+	"github.com/bernamp/bernamp/accountant"
 	"github.com/bernamp/bernamp/check"
 	"github.com/bernamp/bernamp/mixing"
 	"github.com/bernamp/bernamp/parallel"
@@ -22,18 +22,53 @@ import (
 
 // curveOptions holds the flags of curve besides the solver's.
 type curveOptions struct {
-	mechanism  string  // gaussian, laplace or rr; "" with --in
-	sigma      float64 // gaussian noise multiplier
-	b          float64 // laplace scale
-	p          float64 // rr truth probability
-	in         string  // CSV file alpha,eps
-	orders     string  // list or range; "" means rdp.DefaultOrders
+	mechanism  string   // gaussian, laplace or rr; "" with --in
+	sigma      float64  // gaussian noise multiplier
+	b          float64  // laplace scale
+	p          float64  // rr: probability of the true bit
+	noise      float64  // rr: dp_accounting's noise_parameter (probability of a uniform answer)
+	in         fileList // accountant curves, summed
+	orders     string   // list or range; "" means rdp.DefaultOrders
 	d, k       int
 	c          float64
 	delta      float64
 	conversion string
 	format     string
 	summary    string // CSV file of the (eps, delta) summary
+	compose    int    // releases composed in the summary and the emitted curve
+	emit       string // file for the amplified curve (CSV, or JSON for .json)
+}
+
+// fileList is a flag that may be repeated (or given as a comma list).
+type fileList []string
+
+func (f *fileList) String() string { return strings.Join(*f, ",") }
+
+func (f *fileList) Set(v string) error {
+	for p := range strings.SplitSeq(v, ",") {
+		if p = strings.TrimSpace(p); p != "" {
+			*f = append(*f, p)
+		}
+	}
+	return nil
+}
+
+// infFloat is a level that may be +Inf (no guarantee): null in JSON.
+type infFloat float64
+
+func (v infFloat) MarshalJSON() ([]byte, error) {
+	if math.IsInf(float64(v), 1) {
+		return []byte("null"), nil
+	}
+	return []byte(fmtFloat(float64(v))), nil
+}
+
+// fmtLevel is fmtFloat, with +Inf written as the given word.
+func fmtLevel(v float64, inf string) string {
+	if math.IsInf(v, 1) {
+		return inf
+	}
+	return fmtFloat(v)
 }
 
 // curveHeader is the CSV header of curve, in column order.
@@ -42,21 +77,21 @@ var curveHeader = []string{"d", "k", "c", "alpha", "eps", "lb", "post", "post_up
 
 // curveRow is one order of the amplified curve. Values are in nats.
 type curveRow struct {
-	D         int     `json:"d"`
-	K         int     `json:"k"`
-	C         float64 `json:"c"`
-	Alpha     float64 `json:"alpha"`      // Rényi order
-	Eps       float64 `json:"eps"`        // RDP level of the mechanism at alpha
-	LB        float64 `json:"lb"`         // Theorem 4 lower bound on Post
-	Post      float64 `json:"post"`       // verified witness: Post >= post
-	PostUpper float64 `json:"post_upper"` // proved: Post <= post_upper
-	Status    string  `json:"status"`     // certified, witness or bounds
+	D         int      `json:"d"`
+	K         int      `json:"k"`
+	C         float64  `json:"c"`
+	Alpha     float64  `json:"alpha"`      // Rényi order
+	Eps       infFloat `json:"eps"`        // RDP level of the mechanism at alpha; inf (null): none
+	LB        float64  `json:"lb"`         // Theorem 4 lower bound on Post
+	Post      float64  `json:"post"`       // verified witness: Post >= post
+	PostUpper float64  `json:"post_upper"` // proved: Post <= post_upper
+	Status    string   `json:"status"`     // certified, witness or bounds
 	// RDP bounds from the coefficients of Balle et al. (mixing.Renyi):
-	// upper bounds on Post, as post_upper is.
-	Dobrushin   float64 `json:"dobrushin"`
-	Doeblin     float64 `json:"doeblin"`
-	UltraMixing float64 `json:"ultra_mixing"`
-	Seconds     float64 `json:"seconds"` // wall time; 0 with --no-timing
+	// upper bounds on Post, as post_upper is; inf (none, null) where eps is.
+	Dobrushin   infFloat `json:"dobrushin"`
+	Doeblin     infFloat `json:"doeblin"`
+	UltraMixing infFloat `json:"ultra_mixing"`
+	Seconds     float64  `json:"seconds"` // wall time; 0 with --no-timing
 
 	UB         float64 `json:"ub"`         // min(eps, d k r_alpha(c))
 	Conjecture string  `json:"conjecture"` // proved, open or refuted (Post = LB)
@@ -64,9 +99,9 @@ type curveRow struct {
 }
 
 func (r *curveRow) csvFields() []string {
-	return []string{strconv.Itoa(r.D), strconv.Itoa(r.K), fmtFloat(r.C), fmtFloat(r.Alpha), fmtFloat(r.Eps),
+	return []string{strconv.Itoa(r.D), strconv.Itoa(r.K), fmtFloat(r.C), fmtFloat(r.Alpha), fmtLevel(float64(r.Eps), "inf"),
 		fmtFloat(r.LB), fmtFloat(r.Post), fmtFloat(r.PostUpper), r.Status,
-		fmtFloat(r.Dobrushin), fmtFloat(r.Doeblin), fmtFloat(r.UltraMixing),
+		fmtLevel(float64(r.Dobrushin), "none"), fmtLevel(float64(r.Doeblin), "none"), fmtLevel(float64(r.UltraMixing), "none"),
 		strconv.FormatFloat(r.Seconds, 'f', 4, 64)}
 }
 
@@ -79,7 +114,7 @@ func (r *curveRow) crossCheck() string {
 		as, bs string
 	}{
 		{r.LB, r.Post, "lb", "post"}, {r.Post, r.PostUpper, "post", "post_upper"}, {r.PostUpper, r.UB, "post_upper", "ub"},
-		{r.LB, r.Dobrushin, "lb", "dobrushin"}, {r.LB, r.Doeblin, "lb", "doeblin"}, {r.LB, r.UltraMixing, "lb", "ultra_mixing"},
+		{r.LB, float64(r.Dobrushin), "lb", "dobrushin"}, {r.LB, float64(r.Doeblin), "lb", "doeblin"}, {r.LB, float64(r.UltraMixing), "lb", "ultra_mixing"},
 	} {
 		if !leq(x.a, x.b) {
 			return fmt.Sprintf("%s=%s > %s=%s", x.as, fmtFloat(x.a), x.bs, fmtFloat(x.b))
@@ -123,6 +158,7 @@ type curveOutput struct {
 	C          float64      `json:"c"`          //
 	Delta      float64      `json:"delta"`      // target delta of the summary
 	Conversion string       `json:"conversion"` // RDP to (eps, delta) conversion
+	Compose    int          `json:"compose"`    // releases composed in the summary
 	Orders     []*curveRow  `json:"orders"`     // one row per order
 	Summary    []summaryRow `json:"summary"`    // (eps, delta) guarantees
 }
@@ -133,17 +169,19 @@ func runCurve(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	var o options
 	var co curveOptions
 	fs := newFlagSet("curve", &o, solverOpts)
-	fs.StringVar(&co.mechanism, "mechanism", "", "named mechanism: gaussian (--sigma), laplace (--b) or rr (--p); or use --in")
+	fs.StringVar(&co.mechanism, "mechanism", "", "named mechanism: gaussian (--sigma), laplace (--b) or rr (--p-true or --noise-parameter); or use --in")
 	fs.Float64Var(&co.sigma, "sigma", 0, "gaussian: noise multiplier (L2 sensitivity 1), > 0")
 	fs.Float64Var(&co.b, "b", 0, "laplace: scale (L1 sensitivity 1), > 0")
-	fs.Float64Var(&co.p, "p", 0, "rr: probability of reporting the true bit, in (0, 1)")
-	fs.StringVar(&co.in, "in", "", "CSV file of the curve, alpha,eps per line (instead of --mechanism)")
+	co.rrFlags(fs)
+	fs.Var(&co.in, "in", "accountant curve file: CSV alpha,eps or JSON {\"orders\", \"rdp\"}; repeat (or a comma list) to sum curves (instead of --mechanism)")
 	fs.StringVar(&co.orders, "orders", "", "Rényi orders: list or range, > 1 (default dp_accounting's 156 orders 1.1..10.9, 11..63, 128..1024)")
 	fs.IntVar(&co.d, "d", 1, "dimension of theta, >= 1")
 	fs.IntVar(&co.k, "k", 1, "Bernoulli samples released, >= 1")
 	fs.Float64Var(&co.c, "c", 0.1, "range constant: theta in [c, 1-c]^d, in (0, 0.5)")
 	fs.Float64Var(&co.delta, "delta", 1e-5, "delta of the (eps, delta) summary, in (0, 1)")
-	fs.StringVar(&co.conversion, "conversion", rdp.Balle2020.String(), "RDP to (eps, delta): balle2020 or mironov2017")
+	fs.StringVar(&co.conversion, "conversion", rdp.Balle2020.String(), "RDP to (eps, delta): balle2020, mironov2017 or dp_accounting")
+	fs.IntVar(&co.compose, "compose", 1, "releases composed (RDP adds per order) in the summary and --emit-curve, >= 1")
+	fs.StringVar(&co.emit, "emit-curve", "", "write the amplified curve (post_upper, monotone, composed) to FILE: CSV alpha,eps, or JSON {orders, rdp} when FILE ends in .json")
 	fs.StringVar(&co.format, "format", "csv", "csv, json or table")
 	fs.StringVar(&co.summary, "summary", "", "CSV file for the (eps, delta) summary (csv format: default stderr)")
 	if err := parseFlags(fs, args, stdout); err != nil {
@@ -152,9 +190,15 @@ func runCurve(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err := checkOptions(&o, solverOpts); err != nil {
 		return err
 	}
-	curve, source, conv, err := co.check(fs)
+	curve, source, conv, warnings, err := co.check(fs)
 	if err != nil {
 		return err
+	}
+	if conv == rdp.DPAccounting && !(curve.Orders[len(curve.Orders)-1] > 1.01) {
+		return usagef("--conversion: dp_accounting needs an order above 1.01 (at and below it only its KL line applies)")
+	}
+	for _, w := range warnings {
+		fmt.Fprintf(stderr, "bernamp: warning: %s\n", w)
 	}
 	bounds, err := mixing.New(mixing.Kernel{D: co.d, K: co.k, C: co.c})
 	if err != nil {
@@ -177,16 +221,19 @@ func runCurve(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		}
 	}
 	do := func(ctx context.Context, i int) (*curveRow, error) {
-		p := bernamp.Params{D: co.d, K: co.k, C: co.c, Alpha: curve.Orders[i], Eps: curve.Eps[i]}
-		r, err := bernamp.Post(ctx, p, settings)
+		alpha, eps := curve.Orders[i], curve.Eps[i]
+		r, err := accountant.Post(ctx, accountant.Kernel{D: co.d, K: co.k, C: co.c}, alpha, eps, settings)
 		if err != nil {
-			return nil, fmt.Errorf("order %s: %w", fmtFloat(p.Alpha), err)
+			return nil, fmt.Errorf("order %s: %w", fmtFloat(alpha), err)
 		}
-		row := &curveRow{D: p.D, K: p.K, C: p.C, Alpha: p.Alpha, Eps: p.Eps, LB: r.LB, Post: r.Post, PostUpper: r.PostUpper,
+		row := &curveRow{D: co.d, K: co.k, C: co.c, Alpha: alpha, Eps: infFloat(eps), LB: r.LB, Post: r.Post, PostUpper: r.PostUpper,
 			Status: r.Status, UB: r.UB, Conjecture: r.Conjecture, Method: r.Method,
-			Dobrushin:   mixing.Renyi(bounds.Dobrushin, p.Alpha, p.Eps),
-			Doeblin:     mixing.Renyi(bounds.Doeblin, p.Alpha, p.Eps),
-			UltraMixing: mixing.Renyi(bounds.UltraMixing, p.Alpha, p.Eps)}
+			Dobrushin: infFloat(eps), Doeblin: infFloat(eps), UltraMixing: infFloat(eps)}
+		if !math.IsInf(eps, 1) { // the generic bounds prove nothing at eps = inf
+			row.Dobrushin = infFloat(mixing.Renyi(bounds.Dobrushin, alpha, eps))
+			row.Doeblin = infFloat(mixing.Renyi(bounds.Doeblin, alpha, eps))
+			row.UltraMixing = infFloat(mixing.Renyi(bounds.UltraMixing, alpha, eps))
+		}
 		if !o.noTiming {
 			row.Seconds = math.Round(r.Seconds*1e4) / 1e4
 		}
@@ -213,9 +260,18 @@ func runCurve(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return err
 	}
 
-	summary, err := curveSummary(curve, rows, bounds, co.delta, conv)
+	summary, amplified, err := curveSummary(curve, rows, bounds, co.delta, conv, co.compose)
 	if err != nil {
 		return err
+	}
+	if co.emit != "" {
+		write := func(w io.Writer) error { return accountant.WriteCSV(w, amplified) }
+		if strings.HasSuffix(strings.ToLower(co.emit), ".json") {
+			write = func(w io.Writer) error { return accountant.WriteJSON(w, amplified) }
+		}
+		if err := writeFileAtomic(co.emit, write); err != nil {
+			return err
+		}
 	}
 	for _, s := range summary {
 		if s.Warning != "" {
@@ -228,7 +284,7 @@ func runCurve(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			writeSummaryTable(stderr, summary, co.delta)
 		}
 	case "json":
-		out := curveOutput{Mechanism: source, D: co.d, K: co.k, C: co.c, Delta: co.delta, Conversion: conv.String(), Orders: rows, Summary: summary}
+		out := curveOutput{Mechanism: source, D: co.d, K: co.k, C: co.c, Delta: co.delta, Conversion: conv.String(), Compose: co.compose, Orders: rows, Summary: summary}
 		if err := writeJSON(stdout, out); err != nil {
 			return err
 		}
@@ -236,12 +292,23 @@ func runCurve(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
 		fmt.Fprintln(tw, "alpha\teps\tlb\tpost\tpost_upper\tstatus\tdobrushin\tdoeblin\tultra_mixing")
 		for _, r := range rows {
-			fmt.Fprintf(tw, "%.6g\t%.6g\t%.6g\t%.6g\t%.6g\t%s\t%.6g\t%.6g\t%.6g\n", r.Alpha, r.Eps, r.LB, r.Post, r.PostUpper, r.Status, r.Dobrushin, r.Doeblin, r.UltraMixing)
+			g := func(v infFloat, inf string) string {
+				if math.IsInf(float64(v), 1) {
+					return inf
+				}
+				return fmt.Sprintf("%.6g", float64(v))
+			}
+			fmt.Fprintf(tw, "%.6g\t%s\t%.6g\t%.6g\t%.6g\t%s\t%s\t%s\t%s\n", r.Alpha, g(r.Eps, "inf"), r.LB, r.Post, r.PostUpper, r.Status,
+				g(r.Dobrushin, "none"), g(r.Doeblin, "none"), g(r.UltraMixing, "none"))
 		}
 		if err := tw.Flush(); err != nil {
 			return err
 		}
-		fmt.Fprintf(stdout, "\n%s; kernel d=%d k=%d c=%s\n", source, co.d, co.k, fmtFloat(co.c))
+		fmt.Fprintf(stdout, "\n%s; kernel d=%d k=%d c=%s", source, co.d, co.k, fmtFloat(co.c))
+		if co.compose > 1 {
+			fmt.Fprintf(stdout, "; %d releases composed", co.compose)
+		}
+		fmt.Fprintln(stdout)
 		writeSummaryTable(stdout, summary, co.delta)
 	}
 	if co.summary != "" {
@@ -255,13 +322,28 @@ func runCurve(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	return nil
 }
 
+// rrFlags defines the flags of randomized response. bernamp's parameter
+// is the probability of the true bit; dp_accounting's
+// RandomizedResponseDpEvent(noise_parameter, num_buckets) takes the
+// probability of a uniform answer instead, and the old name --p could be
+// read as either, so it is refused with a pointer to both.
+func (co *curveOptions) rrFlags(fs *flag.FlagSet) {
+	fs.Float64Var(&co.p, "p-true", 0, "rr: probability of reporting the true bit, in (0, 1)")
+	fs.Float64Var(&co.noise, "noise-parameter", 0, "rr: dp_accounting's noise_parameter, the probability of a uniform random answer (num_buckets = 2), in (0, 1]: p-true = 1 - noise/2")
+	fs.Func("p", "renamed: use --p-true or --noise-parameter", func(string) error {
+		return errors.New("renamed: --p-true P (probability of the true bit) or --noise-parameter Q (dp_accounting's RandomizedResponseDpEvent(Q, 2), p-true = 1 - Q/2)")
+	})
+}
+
 // check validates the curve flags and returns the curve, a description of
-// its source and the conversion. Every error is a usage error naming the
-// flag.
-func (co *curveOptions) check(fs *flag.FlagSet) (rdp.Curve, string, rdp.Conversion, error) {
+// its source, the conversion and the warnings of reading it. Every error is
+// a usage error naming the flag.
+func (co *curveOptions) check(fs *flag.FlagSet) (accountant.Curve, string, rdp.Conversion, []string, error) {
 	set := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
-	fail := func(err error) (rdp.Curve, string, rdp.Conversion, error) { return rdp.Curve{}, "", 0, err }
+	fail := func(err error) (accountant.Curve, string, rdp.Conversion, []string, error) {
+		return accountant.Curve{}, "", 0, nil, err
+	}
 	if err := check.D(co.d); err != nil {
 		return fail(flagError("d", err))
 	}
@@ -278,39 +360,86 @@ func (co *curveOptions) check(fs *flag.FlagSet) (rdp.Curve, string, rdp.Conversi
 	if err != nil {
 		return fail(flagError("conversion", err))
 	}
+	if co.compose < 1 {
+		return fail(usagef("--compose: compose is %d, must be >= 1", co.compose))
+	}
 	switch co.format {
 	case "csv", "json", "table":
 	default:
 		return fail(usagef("--format: format is %q, must be csv, json or table", co.format))
 	}
-	// Each mechanism parameter belongs to one mechanism.
-	owner := map[string]string{"sigma": "gaussian", "b": "laplace", "p": "rr"}
-	for _, name := range []string{"sigma", "b", "p"} {
-		if set[name] && co.mechanism != owner[name] {
-			return fail(usagef("--%s: only with --mechanism %s", name, owner[name]))
-		}
-	}
-	if co.in != "" {
+	if len(co.in) > 0 {
 		if co.mechanism != "" {
 			return fail(usagef("--in: give either --in or --mechanism, not both"))
+		}
+		owner := map[string]string{"sigma": "gaussian", "b": "laplace", "p-true": "rr", "noise-parameter": "rr"}
+		for _, name := range []string{"sigma", "b", "p-true", "noise-parameter"} {
+			if set[name] {
+				return fail(usagef("--%s: only with --mechanism %s", name, owner[name]))
+			}
 		}
 		if set["orders"] {
 			return fail(usagef("--orders: not with --in (the file gives the orders)"))
 		}
-		f, err := os.Open(co.in)
+		c, warnings, err := readCurves(co.in)
 		if err != nil {
 			return fail(err)
 		}
-		defer f.Close()
-		c, err := rdp.ReadCSV(f)
+		return c, "curve from " + strings.Join(co.in, " + "), conv, warnings, nil
+	}
+	c, source, err := mechanismCurve(set, co.mechanism, co.orders, co.sigma, co.b, co.p, co.noise)
+	if err != nil {
+		return fail(err)
+	}
+	return accountant.FromRDP(c), source, conv, nil, nil
+}
+
+// readCurves reads the accountant curves of files and sums them (their
+// composition). A file that cannot be opened is a runtime error; a bad
+// curve a usage error naming the file.
+func readCurves(files []string) (accountant.Curve, []string, error) {
+	var (
+		curves   []accountant.Curve
+		warnings []string
+	)
+	for _, name := range files {
+		f, err := os.Open(name)
 		if err != nil {
-			return fail(usagef("--in: %s: %s", co.in, bare(err)))
+			return accountant.Curve{}, nil, err
 		}
-		return c, "curve from " + co.in, conv, nil
+		c, w, err := accountant.Read(f)
+		f.Close()
+		if err != nil {
+			return accountant.Curve{}, nil, usagef("--in: %s: %s", name, bare(err))
+		}
+		for _, x := range w {
+			warnings = append(warnings, name+": "+x)
+		}
+		curves = append(curves, c)
+	}
+	c, w, err := accountant.Sum(curves...)
+	if err != nil {
+		return accountant.Curve{}, nil, usagef("--in: %s", bare(err))
+	}
+	return c, append(warnings, w...), nil
+}
+
+// mechanismCurve returns the curve of a named mechanism on the orders of
+// the --orders flag (dp_accounting's when not set), checking that each
+// parameter flag belongs to the mechanism. Every error is a usage error
+// naming the flag.
+func mechanismCurve(set map[string]bool, mechanism, ordersFlag string, sigma, b, pTrue, noise float64) (rdp.Curve, string, error) {
+	fail := func(err error) (rdp.Curve, string, error) { return rdp.Curve{}, "", err }
+	owner := map[string]string{"sigma": "gaussian", "b": "laplace", "p-true": "rr", "noise-parameter": "rr"}
+	for _, name := range []string{"sigma", "b", "p-true", "noise-parameter"} {
+		if set[name] && mechanism != owner[name] {
+			return fail(usagef("--%s: only with --mechanism %s", name, owner[name]))
+		}
 	}
 	var orders []float64 // nil: rdp.DefaultOrders
 	if set["orders"] {
-		if orders, err = parseFloats(co.orders); err != nil {
+		var err error
+		if orders, err = parseFloats(ordersFlag); err != nil {
 			return fail(flagError("orders", err))
 		}
 		for i, a := range orders {
@@ -324,7 +453,7 @@ func (co *curveOptions) check(fs *flag.FlagSet) (rdp.Curve, string, rdp.Conversi
 	}
 	positive := func(name string, v float64) error {
 		if !set[name] {
-			return usagef("--%s: needed with --mechanism %s", name, co.mechanism)
+			return usagef("--%s: needed with --mechanism %s", name, mechanism)
 		}
 		if !(v > 0) || math.IsInf(v, 1) {
 			return usagef("--%s: %s is %v, must be > 0 and finite", name, name, v)
@@ -334,39 +463,50 @@ func (co *curveOptions) check(fs *flag.FlagSet) (rdp.Curve, string, rdp.Conversi
 	var (
 		c      rdp.Curve
 		source string
+		err    error
 	)
-	switch co.mechanism {
+	switch mechanism {
 	case "gaussian":
-		if err := positive("sigma", co.sigma); err != nil {
+		if err := positive("sigma", sigma); err != nil {
 			return fail(err)
 		}
-		c, err = rdp.Gaussian(co.sigma, orders)
-		source = fmt.Sprintf("gaussian mechanism, sigma=%s", fmtFloat(co.sigma))
+		c, err = rdp.Gaussian(sigma, orders)
+		source = fmt.Sprintf("gaussian mechanism, sigma=%s", fmtFloat(sigma))
 	case "laplace":
-		if err := positive("b", co.b); err != nil {
+		if err := positive("b", b); err != nil {
 			return fail(err)
 		}
-		c, err = rdp.Laplace(co.b, orders)
-		source = fmt.Sprintf("laplace mechanism, b=%s", fmtFloat(co.b))
+		c, err = rdp.Laplace(b, orders)
+		source = fmt.Sprintf("laplace mechanism, b=%s", fmtFloat(b))
 	case "rr":
-		if !set["p"] {
-			return fail(usagef("--p: needed with --mechanism rr"))
+		switch {
+		case set["p-true"] && set["noise-parameter"]:
+			return fail(usagef("--p-true: give either --p-true or --noise-parameter, not both"))
+		case set["noise-parameter"]:
+			if !(noise > 0 && noise <= 1) {
+				return fail(usagef("--noise-parameter: noise-parameter is %v, must be in (0, 1]", noise))
+			}
+			pTrue = rdp.RRTruthProb(noise)
+			source = fmt.Sprintf("randomized response, noise_parameter=%s (p_true=%s)", fmtFloat(noise), fmtFloat(pTrue))
+		case set["p-true"]:
+			if !(pTrue > 0 && pTrue < 1) {
+				return fail(usagef("--p-true: p-true is %v, must be in (0, 1)", pTrue))
+			}
+			source = fmt.Sprintf("randomized response, p_true=%s", fmtFloat(pTrue))
+		default:
+			return fail(usagef("--p-true: needed with --mechanism rr (or --noise-parameter)"))
 		}
-		if !(co.p > 0 && co.p < 1) {
-			return fail(usagef("--p: p is %v, must be in (0, 1)", co.p))
-		}
-		c, err = rdp.RandomizedResponse(co.p, orders)
-		source = fmt.Sprintf("randomized response, p=%s", fmtFloat(co.p))
+		c, err = rdp.RandomizedResponse(pTrue, orders)
 	case "":
 		return fail(usagef("--mechanism: give --mechanism gaussian|laplace|rr or --in FILE"))
 	default:
-		return fail(usagef("--mechanism: mechanism is %q, must be gaussian, laplace or rr", co.mechanism))
+		return fail(usagef("--mechanism: mechanism is %q, must be gaussian, laplace or rr", mechanism))
 	}
 	if err != nil {
 		// The parameters are valid; only an overflow of eps is left.
 		return fail(usagef("--mechanism: %s", bare(err)))
 	}
-	return c, source, conv, nil
+	return c, source, nil
 }
 
 // bare returns the message of a library error without the "pkg.Func: "
@@ -380,54 +520,70 @@ func bare(err error) string {
 }
 
 // curveSummary converts the input curve, the amplified curve and the
-// comparator curves to (eps, delta)-DP, and applies Theorem 1 of Balle et
-// al. to the input curve's (eps, delta) profile.
-func curveSummary(in rdp.Curve, rows []*curveRow, b *mixing.Bounds, delta float64, conv rdp.Conversion) ([]summaryRow, error) {
+// comparator curves, each composed over t releases, to (eps, delta)-DP, and
+// (for t = 1 only: it does not compose) applies Theorem 1 of Balle et al.
+// to the input curve's (eps, delta) profile. Orders where a curve is +Inf
+// prove nothing and are left out of its conversion; a curve with none left
+// gets "none". It also returns the amplified curve as converted (post_upper
+// made monotone, composed), the curve --emit-curve writes.
+func curveSummary(in accountant.Curve, rows []*curveRow, b *mixing.Bounds, delta float64, conv rdp.Conversion, t int) ([]summaryRow, accountant.Curve, error) {
 	var out []summaryRow
-	add := func(name string, c rdp.Curve) error {
-		a, err := rdp.ToApprox(c, delta, conv)
+	add := func(name string, c accountant.Curve) error {
+		f, ok := accountant.Compose(c, t).Finite()
+		if !ok {
+			out = append(out, summaryRow{Bound: name, Delta: delta})
+			return nil
+		}
+		a, err := rdp.ToApprox(f, delta, conv)
 		if err != nil {
-			return fmt.Errorf("%s: %w", name, err)
+			return usagef("%s: %s", name, bare(err))
 		}
 		out = append(out, summaryRow{Bound: name, Eps: &a.Eps, Delta: delta, Order: &a.Order, Warning: a.Warning})
 		return nil
 	}
 	if err := add("mechanism", in); err != nil {
-		return nil, err
+		return nil, accountant.Curve{}, err
 	}
+	var amplified accountant.Curve
 	for _, col := range []struct {
 		name string
 		get  func(*curveRow) float64
 	}{
 		{"bernamp", func(r *curveRow) float64 { return r.PostUpper }},
-		{"rdp_dobrushin", func(r *curveRow) float64 { return r.Dobrushin }},
-		{"rdp_doeblin", func(r *curveRow) float64 { return r.Doeblin }},
-		{"rdp_ultra_mixing", func(r *curveRow) float64 { return r.UltraMixing }},
+		{"rdp_dobrushin", func(r *curveRow) float64 { return float64(r.Dobrushin) }},
+		{"rdp_doeblin", func(r *curveRow) float64 { return float64(r.Doeblin) }},
+		{"rdp_ultra_mixing", func(r *curveRow) float64 { return float64(r.UltraMixing) }},
 	} {
-		up := make([]float64, len(rows))
+		c := accountant.Curve{Orders: in.Orders, Eps: make([]float64, len(rows))}
 		for i, r := range rows {
-			up[i] = col.get(r)
+			c.Eps[i] = col.get(r)
 		}
-		c, err := rdp.FromBounds(in.Orders, up)
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", col.name, err)
+		accountant.Repair(&c) // suffix minimum: valid, as rdp.FromBounds
+		if col.name == "bernamp" {
+			amplified = accountant.Compose(c, t)
 		}
 		if err := add(col.name, c); err != nil {
-			return nil, err
+			return nil, accountant.Curve{}, err
 		}
 	}
+	if t > 1 {
+		return out, amplified, nil
+	}
+	finite, ok := in.Finite()
 	for _, it := range mixing.Items {
-		cl, err := b.Approx(it, in, conv, delta)
-		if err != nil {
-			return nil, err
-		}
 		s := summaryRow{Bound: "thm1_" + it.String(), Delta: delta}
-		if !cl.Vacuous {
-			s.Eps, s.Order, s.DeltaIn, s.EpsIn = &cl.Eps, &cl.Order, &cl.DeltaIn, &cl.EpsIn
+		if ok {
+			cl, err := b.Approx(it, finite, conv, delta)
+			if err != nil {
+				return nil, accountant.Curve{}, err
+			}
+			if !cl.Vacuous {
+				s.Eps, s.Order, s.DeltaIn, s.EpsIn = &cl.Eps, &cl.Order, &cl.DeltaIn, &cl.EpsIn
+			}
 		}
 		out = append(out, s)
 	}
-	return out, nil
+	return out, amplified, nil
 }
 
 // writeSummaryTable writes the summary as an aligned table.

@@ -49,7 +49,6 @@ func TestCurveUsageErrors(t *testing.T) {
 	t.Parallel()
 	order1 := writeTemp(t, "order1.csv", "alpha,eps\n1,0.1\n2,0.2\n")
 	below := writeTemp(t, "below.csv", "alpha,eps\n2,0.2\n0.5,0.1\n")
-	nonmono := writeTemp(t, "nonmono.csv", "alpha,eps\n2,0.5\n3,0.4\n")
 	negative := writeTemp(t, "negative.csv", "2,-0.1\n")
 	good := writeTemp(t, "good.csv", "2,0.5\n")
 	tests := []struct {
@@ -59,7 +58,6 @@ func TestCurveUsageErrors(t *testing.T) {
 	}{
 		{"order 1 in file", []string{"--in", order1}, "--in: " + order1 + ": line 2: alpha is 1, must be > 1 and finite"},
 		{"order below 1 in file", []string{"--in", below}, "line 3: alpha is 0.5"},
-		{"non-monotone file", []string{"--in", nonmono}, "line 3: eps 0.4 at alpha 3 is below eps 0.5 at alpha 2"},
 		{"negative eps in file", []string{"--in", negative}, "line 1: eps is -0.1, must be >= 0"},
 		{"delta 0", []string{"--in", good, "--delta", "0"}, "--delta: delta is 0, must be in (0, 1)"},
 		{"delta 1", []string{"--in", good, "--delta", "1"}, "--delta: delta is 1, must be in (0, 1)"},
@@ -70,11 +68,19 @@ func TestCurveUsageErrors(t *testing.T) {
 		{"sigma missing", []string{"--mechanism", "gaussian"}, "--sigma: needed with --mechanism gaussian"},
 		{"sigma zero", []string{"--mechanism", "gaussian", "--sigma", "0"}, "--sigma: sigma is 0, must be > 0 and finite"},
 		{"b negative", []string{"--mechanism", "laplace", "--b", "-1"}, "--b: b is -1, must be > 0"},
-		{"p one", []string{"--mechanism", "rr", "--p", "1"}, "--p: p is 1, must be in (0, 1)"},
-		{"p missing", []string{"--mechanism", "rr"}, "--p: needed with --mechanism rr"},
+		{"p one", []string{"--mechanism", "rr", "--p-true", "1"}, "--p-true: p-true is 1, must be in (0, 1)"},
+		{"p missing", []string{"--mechanism", "rr"}, "--p-true: needed with --mechanism rr (or --noise-parameter)"},
+		{"p renamed", []string{"--mechanism", "rr", "--p", "0.7"}, "renamed: --p-true P (probability of the true bit) or --noise-parameter Q"},
+		{"noise zero", []string{"--mechanism", "rr", "--noise-parameter", "0"}, "--noise-parameter: noise-parameter is 0, must be in (0, 1]"},
+		{"p and noise", []string{"--mechanism", "rr", "--p-true", "0.7", "--noise-parameter", "0.5"}, "--p-true: give either --p-true or --noise-parameter"},
+		{"noise with gaussian", []string{"--mechanism", "gaussian", "--sigma", "1", "--noise-parameter", "0.5"}, "--noise-parameter: only with --mechanism rr"},
+		{"compose zero", []string{"--in", good, "--compose", "0"}, "--compose: compose is 0, must be >= 1"},
+		{"inf and nan", []string{"--in", writeTemp(t, "nan.csv", "2,nan\n")}, "line 1: eps is NaN"},
+		{"no common order", []string{"--in", good, "--in", writeTemp(t, "three.csv", "3,1\n")}, "--in: the curves have no order in common"},
+		{"dp_accounting orders", []string{"--in", writeTemp(t, "low.csv", "1.005,0.5\n"), "--conversion", "dp_accounting"}, "--conversion: dp_accounting needs an order above 1.01"},
 		{"b with gaussian", []string{"--mechanism", "gaussian", "--sigma", "1", "--b", "1"}, "--b: only with --mechanism laplace"},
 		{"sigma with file", []string{"--in", good, "--sigma", "1"}, "--sigma: only with --mechanism gaussian"},
-		{"in and mechanism", []string{"--in", good, "--mechanism", "rr", "--p", "0.7"}, "--in: give either --in or --mechanism"},
+		{"in and mechanism", []string{"--in", good, "--mechanism", "rr", "--p-true", "0.7"}, "--in: give either --in or --mechanism"},
 		{"orders with in", []string{"--in", good, "--orders", "2,3"}, "--orders: not with --in"},
 		{"order one", []string{"--mechanism", "gaussian", "--sigma", "1", "--orders", "1,2"}, "--orders: alpha is 1, must be > 1"},
 		{"orders decreasing", []string{"--mechanism", "gaussian", "--sigma", "1", "--orders", "3,2"}, "--orders: alpha 2 does not exceed"},
@@ -84,7 +90,7 @@ func TestCurveUsageErrors(t *testing.T) {
 		{"k zero", []string{"--in", good, "--k", "0"}, "--k: k is 0, must be >= 1"},
 		{"d k too many flips", []string{"--in", good, "--d", "100000", "--k", "1000"}, "--d, --k: d*k is 100000*1000"},
 		{"format", []string{"--in", good, "--format", "xml"}, `--format: format is "xml"`},
-		{"conversion", []string{"--in", good, "--conversion", "bun2016"}, `--conversion: conversion is "bun2016", must be balle2020 or mironov2017`},
+		{"conversion", []string{"--in", good, "--conversion", "bun2016"}, `--conversion: conversion is "bun2016", must be balle2020, mironov2017 or dp_accounting`},
 		{"workers", []string{"--in", good, "--workers", "0"}, "--workers: workers is 0, must be >= 1"},
 		{"tol", []string{"--in", good, "--tol", "0"}, "--tol: tol is 0"},
 		{"argument", []string{"--in", good, "extra"}, `curve: unexpected argument "extra"`},
@@ -214,10 +220,10 @@ func TestCurveJSONSummary(t *testing.T) {
 		t.Fatalf("JSON: %d orders, conversion %q, delta %v", len(out.Orders), out.Conversion, out.Delta)
 	}
 	for _, r := range out.Orders {
-		if r.Eps != r.Alpha/2 { // exact: alpha / (2 sigma^2) with sigma = 1
+		if float64(r.Eps) != r.Alpha/2 { // exact: alpha / (2 sigma^2) with sigma = 1
 			t.Errorf("alpha %v: eps %v, want alpha/2", r.Alpha, r.Eps)
 		}
-		if r.Status != "certified" || r.PostUpper > r.Eps || r.Dobrushin < r.PostUpper {
+		if r.Status != "certified" || r.PostUpper > float64(r.Eps) || float64(r.Dobrushin) < r.PostUpper {
 			t.Errorf("alpha %v: %+v", r.Alpha, r)
 		}
 	}
@@ -258,7 +264,7 @@ func TestCurveJSONSummary(t *testing.T) {
 // warning for a minimum at the edge of the grid reaches stderr.
 func TestCurveFormats(t *testing.T) {
 	t.Parallel()
-	args := []string{"--mechanism", "rr", "--p", "0.75", "--orders", "2:10:2", "--k", "2", "--no-timing"}
+	args := []string{"--mechanism", "rr", "--p-true", "0.75", "--orders", "2:10:2", "--k", "2", "--no-timing"}
 	code, stdout, stderr := runCurveArgs(t, args...)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
@@ -272,7 +278,7 @@ func TestCurveFormats(t *testing.T) {
 		}
 	}
 	code, table, stderr2 := runCurveArgs(t, append(args, "--format", "table")...)
-	if code != 0 || !strings.Contains(table, "randomized response, p=0.75; kernel d=1 k=2 c=0.1") || !strings.Contains(table, "thm1_dobrushin_hs") || strings.Contains(stderr2, "(eps, delta") {
+	if code != 0 || !strings.Contains(table, "randomized response, p_true=0.75; kernel d=1 k=2 c=0.1") || !strings.Contains(table, "thm1_dobrushin_hs") || strings.Contains(stderr2, "(eps, delta") {
 		t.Errorf("table: exit %d\n%s\nstderr %s", code, table, stderr2)
 	}
 	// Mironov's conversion is looser than Balle et al.'s.
@@ -301,4 +307,53 @@ func mechEps(t *testing.T, table string) float64 {
 	}
 	t.Fatalf("no mechanism row in\n%s", table)
 	return 0
+}
+
+// TestCurveAccountantInput reads an accountant's JSON curve with Infinity
+// (Python's json) and a dip, composes it and emits the amplified curve:
+// the inf order carries d k r_alpha(c) (finite), the dip is repaired with a
+// warning, and the emitted curve is 100 times the monotone post_upper
+// column, read back by accountant.Read.
+func TestCurveAccountantInput(t *testing.T) {
+	t.Parallel()
+	in := writeTemp(t, "acc.json", `{"orders": [2, 4, 8], "rdp": [0.5, 0.4999, Infinity]}`)
+	emit := filepath.Join(t.TempDir(), "amp.csv")
+	code, stdout, stderr := runCurveArgs(t, "--in", in, "--c", "0.3", "--compose", "100", "--emit-curve", emit, "--no-timing")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if !strings.Contains(stderr, "warning: "+in+": eps 0.5 at alpha 2 exceeds eps 0.4999") || !strings.Contains(stderr, "bernamp  ") {
+		t.Errorf("stderr lacks the repair warning or the summary:\n%s", stderr)
+	}
+	recs, err := csv.NewReader(strings.NewReader(stdout)).ReadAll()
+	if err != nil || len(recs) != 4 {
+		t.Fatalf("csv: %v\n%s", err, stdout)
+	}
+	last := recs[3] // alpha 8, eps inf
+	// r_8(0.3) = log(0.3^8 0.7^-7 + 0.7^8 0.3^-7)/7 (mpmath, 30 digits: 0.796344728734462479...;
+	// d k = 1)
+	if last[4] != "inf" || last[9] != "none" || last[8] != "certified" {
+		t.Errorf("inf row: %v", last)
+	}
+	up, _ := strconv.ParseFloat(last[7], 64)
+	if want := 0.7963447287344625; !(up >= want && up-want < 1e-12) {
+		t.Errorf("inf row post_upper %v, want r_8(0.3) = %v rounded up", up, want)
+	}
+	data, err := os.ReadFile(emit)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ems, err := csv.NewReader(bytes.NewReader(data)).ReadAll()
+	if err != nil || len(ems) != 4 || ems[0][0] != "alpha" {
+		t.Fatalf("emitted: %v\n%s", err, data)
+	}
+	prev := 0.0
+	for i, r := range ems[1:] {
+		e, _ := strconv.ParseFloat(r[1], 64)
+		pu, _ := strconv.ParseFloat(recs[i+1][7], 64)
+		if e < prev || e < 100*pu*(1-1e-15) && i == 2 || e > 100*pu*(1+1e-15) {
+			t.Errorf("emitted row %v: %v, post_upper %v (x100), previous %v", r, e, pu, prev)
+		}
+		prev = e
+	}
 }

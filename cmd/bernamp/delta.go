@@ -12,6 +12,7 @@ import (
 
 	"github.com/bernamp/bernamp"
 	"github.com/bernamp/bernamp/check"
+	"github.com/bernamp/bernamp/corner"
 	"github.com/bernamp/bernamp/hockey"
 	"github.com/bernamp/bernamp/mixing"
 	"github.com/bernamp/bernamp/parallel"
@@ -35,7 +36,7 @@ type deltaRow struct {
 	// or the corner program (k >= 2, see Method).
 	DeltaOut      float64 `json:"delta_out"`
 	DeltaOutUpper float64 `json:"delta_out_upper"`
-	Method        string  `json:"method"` // hockey.MethodExact or hockey.MethodCorners
+	Method        string  `json:"method"` // hockey.MethodExact, MethodLifted or MethodCorners
 	// Theorem 1 of Balle et al. (mixing.Bounds.Theorem1): each item's
 	// delta' when its eps' is <= eps_out, null when its eps' exceeds
 	// eps_out (the item proves nothing at eps_out). Upper bounds on delta'.
@@ -85,6 +86,10 @@ type deltaOptions struct {
 	conversion string
 	format     string
 	rdpTimeout time.Duration
+	// --profile: the file, the grid step and the largest |eps'|.
+	profile     string
+	profileStep float64
+	profileMax  float64
 }
 
 // runDelta computes the exact amplified delta' of an (eps, delta)-DP
@@ -104,6 +109,9 @@ func runDelta(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	fs.StringVar(&do.conversion, "conversion", rdp.Balle2020.String(), "RDP to (eps, delta) for the RDP route: balle2020 or mironov2017")
 	fs.StringVar(&do.format, "format", "csv", "csv or json")
 	fs.DurationVar(&do.rdpTimeout, "rdp-timeout", 5*time.Second, "time limit per order of the amplified RDP curve (--gaussian, d >= 2); the proved bound at the limit is used")
+	fs.StringVar(&do.profile, "profile", "", "write the privacy profile eps' -> delta' (rounded up) on the grid i*STEP, |eps'| <= MAX, and its connect-the-dots privacy loss distribution to FILE (JSON, docs/hockey.md)")
+	fs.Float64Var(&do.profileStep, "profile-step", 1e-4, "grid step of --profile in nats (dp_accounting's value_discretization_interval), > 0")
+	fs.Float64Var(&do.profileMax, "profile-max", 0, "largest |eps'| of --profile, > 0 (default d k log((1-c)/c), where delta' reaches 0)")
 	if err := parseFlags(fs, args, stdout); err != nil {
 		return err
 	}
@@ -113,6 +121,11 @@ func runDelta(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	epsOuts, conv, err := do.check(fs)
 	if err != nil {
 		return err
+	}
+	if do.profile != "" {
+		if err := writeProfile(ctx, do, o.workers, stderr, o.noTiming); err != nil {
+			return err
+		}
 	}
 	b, err := mixing.New(mixing.Kernel{D: do.d, K: do.k, C: do.c})
 	if err != nil {
@@ -204,6 +217,9 @@ func (do *deltaOptions) check(fs *flag.FlagSet) ([]float64, rdp.Conversion, erro
 			return nil, 0, usagef("--gaussian: sigma is %v, must be > 0 and finite", do.sigma)
 		}
 		do.delta = hockey.Gaussian(do.sigma, do.eps)
+		if math.IsNaN(do.delta) {
+			return nil, 0, usagef("--gaussian: the Gaussian's delta at sigma %v and eps %v cannot be computed in float64", do.sigma, do.eps)
+		}
 		if do.delta >= 1 {
 			return nil, 0, usagef("--eps: the Gaussian's delta at eps %v is %v, must be < 1", do.eps, do.delta)
 		}
@@ -229,7 +245,7 @@ func (do *deltaOptions) check(fs *flag.FlagSet) ([]float64, rdp.Conversion, erro
 	if do.rdpTimeout < 0 {
 		return nil, 0, usagef("--rdp-timeout: rdp-timeout is %v, must be >= 0", do.rdpTimeout)
 	}
-	epsOuts := []float64{0, do.eps / 4, do.eps / 2, 3 * do.eps / 4, do.eps}
+	epsOuts := []float64{0, do.eps / 4, do.eps / 2, do.eps / 4 * 3, do.eps} // 3 eps would overflow near the largest float
 	if do.eps == 0 {
 		epsOuts = []float64{0}
 	}
@@ -243,8 +259,20 @@ func (do *deltaOptions) check(fs *flag.FlagSet) ([]float64, rdp.Conversion, erro
 			}
 		}
 	}
-	if w := hockey.Work(do.d, do.k); w > hockey.MaxWork {
+	// Work enumerates the configurations of d, C(d+6, 6) of them, and sums
+	// prod_t (k n_t + 1) over them: at least sum prod_t (n_t + 1), which is
+	// C(d+13, 13) (the coefficient of x^d in (1-x)^-14). A d with
+	// C(d+13, 13) > MaxWork (d >= 14), or a k past MaxWork, is refused
+	// before the configurations are enumerated.
+	least := 1.0
+	for i := 1; i < 2*corner.Patterns; i++ {
+		least = least * (float64(do.d) + float64(i)) / float64(i) // C(d+i, i), rounded
+	}
+	if least > hockey.MaxWork || do.k > hockey.MaxWork || hockey.Work(do.d, do.k) > hockey.MaxWork {
 		return nil, 0, usagef("--d, --k: d=%d k=%d needs more than %d outputs (hockey.MaxWork)", do.d, do.k, hockey.MaxWork)
+	}
+	if err := do.checkProfile(set); err != nil {
+		return nil, 0, err
 	}
 	return epsOuts, conv, nil
 }
@@ -280,4 +308,126 @@ func amplifiedGaussian(ctx context.Context, do deltaOptions, workers int) (*rdp.
 		return nil, fmt.Errorf("rdp route: %w", err)
 	}
 	return &c, nil
+}
+
+// maxProfilePoints is the largest grid of --profile.
+const maxProfilePoints = 10_000_001
+
+// checkProfile validates --profile, --profile-step and --profile-max and
+// sets the default of --profile-max: d k log((1-c)/c), the largest privacy
+// loss of the release (every output's probabilities under two inputs are
+// within the factor ((1-c)/c)^(d k)), so delta' = 0 from there on.
+func (do *deltaOptions) checkProfile(set map[string]bool) error {
+	if do.profile == "" {
+		for _, f := range []string{"profile-step", "profile-max"} {
+			if set[f] {
+				return usagef("--%s: only with --profile", f)
+			}
+		}
+		return nil
+	}
+	if !(do.profileStep > 0) || math.IsInf(do.profileStep, 1) {
+		return usagef("--profile-step: step is %v, must be > 0 and finite", do.profileStep)
+	}
+	if !set["profile-max"] {
+		do.profileMax = math.Min(float64(do.d)*float64(do.k)*math.Log((1-do.c)/do.c), hockey.MaxProfileEps)
+	}
+	if !(do.profileMax > 0 && do.profileMax <= hockey.MaxProfileEps) {
+		return usagef("--profile-max: max is %v, must be in (0, %v]", do.profileMax, hockey.MaxProfileEps)
+	}
+	half := math.Ceil(do.profileMax / do.profileStep)
+	if n := 2*half + 1; n > maxProfilePoints {
+		return usagef("--profile-step, --profile-max: %.0f eps' values, at most %d", n, maxProfilePoints)
+	}
+	if half*do.profileStep > hockey.MaxProfileEps {
+		return usagef("--profile-max: the grid passes %v", hockey.MaxProfileEps)
+	}
+	if w, _ := hockey.ProfileWork(do.d, do.k, int(2*half+1)); w > hockey.MaxProfileWork {
+		return usagef("--profile-step, --profile-max: d=%d k=%d at %.0f eps' values needs more than %d terms (hockey.MaxProfileWork)",
+			do.d, do.k, 2*half+1, hockey.MaxProfileWork)
+	}
+	return nil
+}
+
+// profileFile is the JSON written by --profile. The eps' grid is
+// epsilons[i] = (rounded_epsilon_lower + i) * discretization (float64
+// products, as numpy forms them); deltas is the valid profile
+// (hockey.Envelope of the upper bounds: rounded up, non-increasing, convex
+// in e^eps'); probs and infinity_mass are its connect-the-dots privacy loss
+// distribution (hockey.ConnectDots), probs[i] on the loss epsilons[i].
+type profileFile struct {
+	D            int       `json:"d"`
+	K            int       `json:"k"`
+	C            float64   `json:"c"`
+	Eps          float64   `json:"eps"`
+	Delta        float64   `json:"delta"`
+	Sigma        float64   `json:"gaussian_sigma,omitempty"`
+	Method       string    `json:"method"`
+	Proved       bool      `json:"proved"`    // false with MethodCorners: rests on the corner conjecture
+	Symmetric    bool      `json:"symmetric"` // the profile bounds both orders (always true)
+	Disc         float64   `json:"discretization"`
+	Lo           int       `json:"rounded_epsilon_lower"`
+	Hi           int       `json:"rounded_epsilon_upper"`
+	Epsilons     []float64 `json:"epsilons"`
+	Deltas       []float64 `json:"deltas"`
+	Probs        []float64 `json:"probs"`
+	InfinityMass float64   `json:"infinity_mass"`
+	// Excess is sum(probs) + infinity_mass - 1: the negative rounding
+	// residues clipped to 0, as dp_accounting clips them (extra mass at
+	// finite losses only raises delta at every eps: the pessimistic side).
+	Excess  float64 `json:"clipped_mass"`
+	Seconds float64 `json:"seconds"` // 0 with --no-timing
+}
+
+// writeProfile computes the amplified privacy profile on the grid of
+// --profile (hockey.Profile on chunks of the grid, on workers goroutines)
+// and writes it (profileFile) to do.profile, with one line on stderr;
+// seconds is the CPU time summed over the chunks.
+func writeProfile(ctx context.Context, do deltaOptions, workers int, stderr io.Writer, noTiming bool) error {
+	n := int(math.Ceil(do.profileMax / do.profileStep))
+	eps := make([]float64, 2*n+1)
+	for i := range eps {
+		eps[i] = float64(i-n) * do.profileStep
+	}
+	// Chunks of the grid on the workers: each eps' is computed alone (the
+	// same configurations in the same order), so the result does not
+	// depend on the chunks.
+	const chunk = 4096
+	p := hockey.Params{D: do.d, K: do.k, C: do.c, Eps: do.eps, Delta: do.delta}
+	upper := make([]float64, 0, len(eps))
+	var method string
+	var seconds float64
+	work := func(ctx context.Context, i int) (*hockey.ProfileResult, error) {
+		return hockey.Profile(ctx, p, eps[i*chunk:min(len(eps), (i+1)*chunk)])
+	}
+	emit := func(_ int, r *hockey.ProfileResult) error {
+		upper = append(upper, r.Upper...)
+		method, seconds = r.Method, seconds+r.Seconds
+		return nil
+	}
+	switch err := parallel.Map(ctx, (len(eps)+chunk-1)/chunk, workers, work, emit); {
+	case err != nil && ctx.Err() != nil && errors.Is(err, ctx.Err()):
+		return fmt.Errorf("interrupted while computing the profile")
+	case err != nil:
+		return err
+	}
+	r := &hockey.ProfileResult{Method: method, Seconds: seconds}
+	env := hockey.Envelope(eps, upper)
+	probs, inf := hockey.ConnectDots(eps, env)
+	f := profileFile{D: do.d, K: do.k, C: do.c, Eps: do.eps, Delta: do.delta, Sigma: do.sigma,
+		Method: r.Method, Proved: r.Method != hockey.MethodCorners, Symmetric: true,
+		Disc: do.profileStep, Lo: -n, Hi: n, Epsilons: eps, Deltas: env, Probs: probs, InfinityMass: inf}
+	f.Excess = inf - 1
+	for _, q := range probs {
+		f.Excess += q
+	}
+	if !noTiming {
+		f.Seconds = math.Round(r.Seconds*1e4) / 1e4
+	}
+	if err := writeFileAtomic(do.profile, func(w io.Writer) error { return writeJSON(w, f) }); err != nil {
+		return err
+	}
+	fmt.Fprintf(stderr, "bernamp: profile: %d eps' values in [%s, %s] step %s, delta'(0) <= %s, infinity mass %s, %s: %s\n",
+		len(eps), fmtFloat(eps[0]), fmtFloat(eps[len(eps)-1]), fmtFloat(do.profileStep), fmtFloat(env[n]), fmtFloat(inf), r.Method, do.profile)
+	return nil
 }

@@ -97,7 +97,7 @@ func TestDeltaCSV(t *testing.T) {
 	if lo, hi := num(t, r["delta_out"]), num(t, r["delta_out_upper"]); !(lo <= ref && ref <= hi) {
 		t.Errorf("eps_out 0.3: [%v, %v] misses the reference %v", lo, hi, ref)
 	}
-	if r["method"] != "canonical-pair-corners" || r["seconds"] != "0.0000" || r["rdp_route"] != "" {
+	if r["method"] != "lifted-canonical-pair" || r["seconds"] != "0.0000" || r["rdp_route"] != "" {
 		t.Errorf("row %v", r)
 	}
 	// Items 1 and 2 keep eps: empty below eps_out = eps, present at it;

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"os"
 	"path/filepath"
 	"text/tabwriter"
 	"time"
@@ -47,6 +48,8 @@ func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer, term 
 	const groups = solverOpts | runOpts | demoOpts
 	var o options
 	fs := newFlagSet("demo", &o, groups)
+	var recheck bool
+	fs.BoolVar(&recheck, "verify", false, "export the certificate of every point proved by the pieces certificate and re-check it with bernamp verify's checker")
 	if err := parseFlags(fs, args, stdout); err != nil {
 		return err
 	}
@@ -107,6 +110,14 @@ func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer, term 
 			s.refuted++
 		}
 	}
+	if recheck {
+		dir, derr := os.MkdirTemp("", "bernamp-certificates-")
+		if derr != nil {
+			return derr
+		}
+		defer os.RemoveAll(dir)
+		o.certOut = dir
+	}
 	err = j.run(ctx, stdout, stderr, seen)
 
 	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
@@ -120,6 +131,9 @@ func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer, term 
 		fmt.Fprintf(stdout, "%d rows kept from the earlier run are not in the summary\n", j.kept)
 	}
 	fmt.Fprintf(stdout, "CSV: %s\n", o.out)
+	if recheck && err == nil {
+		err = verifyDir(ctx, o.certOut, o.workers, stdout)
+	}
 	if err != nil || o.figure == "" {
 		return err
 	}

@@ -16,22 +16,44 @@
 //	         bernamp merge (--grid FILE.json | axis flags) [--out FILE] SHARD.csv...
 //	demo     post on a grid of the paper (--preset fig1, the default: Figure
 //	         1; fig2; fig3): writes a CSV file and prints a summary per
-//	         (d, k, c), and draws the figure (--figure)
+//	         (d, k, c), and draws the figure (--figure); --verify also
+//	         exports and re-checks the certificate of every point proved by
+//	         the pieces certificate (as verify) and prints the count
 //	plot     draw a CSV of post or bounds as an image: curves (LB, post,
 //	         post_upper, eps, d k r_alpha(c) against eps) or gaps
 //	curve    amplify an RDP curve order by order, convert it to (eps, delta)
 //	         and compare with the generic bounds of Balle et al. (docs/curve.md)
+//	calibrate
+//	         the smallest c, largest k or smallest sigma/b whose proved
+//	         amplified guarantee after --steps releases meets --eps, --delta:
+//	         bernamp calibrate --solve c|k|sigma|b --eps E [--delta D]
+//	         [--steps T] (--mechanism ... | --in FILE) (docs/calibrate.md)
 //	pure     the exact amplified pure-DP level (alpha = inf), closed form
 //	delta    the exact amplified delta' of an (eps, delta)-DP mechanism at each
 //	         eps' (hockey-stick divergence, docs/hockey.md):
 //	         bernamp delta --eps E (--delta DL | --gaussian SIGMA) [--d D] [--k K]
 //	         [--c C] [--eps-out LIST] [--conversion balle2020|mironov2017]
-//	         [--rdp-timeout DUR] [--format csv|json]; with --gaussian also the
-//	         delta of the amplified RDP curve (rdp_route)
+//	         [--rdp-timeout DUR] [--format csv|json]
+//	         [--profile FILE [--profile-step H] [--profile-max E]]; with
+//	         --gaussian also the delta of the amplified RDP curve (rdp_route);
+//	         --profile writes the privacy profile delta'(eps') on eps' = i H,
+//	         |eps'| <= E (default E = d k log((1-c)/c), H = 1e-4), rounded up,
+//	         with its connect-the-dots privacy loss distribution, as JSON for
+//	         the PLD and PRV accountants (docs/hockey.md, "Privacy profiles")
 //	conjecture
 //	         the pieces certificate of the conjecture Post = LB (n = d k) at
 //	         random points of a wide box: counts the points proved, open and
 //	         violated (bernamp conjecture [--points N] [--seed S] [--out FILE])
+//	serve    serve the calculator page, the engine in WebAssembly, over
+//	         HTTP on 127.0.0.1:8080 (bernamp serve [--addr HOST:PORT]); the
+//	         module is embedded when go generate ./web ran before the build
+//	         (docs/web.md)
+//	verify   check certificate files written by post --certificate-out
+//	         independently of the solver, in exact and interval arithmetic:
+//	         bernamp verify [--workers N] FILE...; one line per file,
+//	         accept or reject with the first failing item; exit 0 when all
+//	         are accepted, 1 when one is rejected, 2 when one is unreadable
+//	         (docs/certificates.md, "Exported certificates")
 //	help     print this text
 //
 // Grid flags (bounds and post). Each takes a comma list such as 1,2,4 or a
@@ -75,10 +97,28 @@
 //	                         and demo only)
 //	--timeout D              time limit per point, a Go duration such as
 //	                         30s; 0 means none (default 0; post and demo only)
+//	--certificate-out DIR    post only: write a certificate file to DIR for
+//	                         each point proved by the pieces certificate
+//	                         (d<d>-k<k>-c<c>-alpha<alpha>-eps<eps>.json), for
+//	                         bernamp verify
 //	--force                  allow grids of more than 100000 points (at most
 //	                         100000000)
 //	--no-timing              write 0 in the seconds column, so output is
 //	                         byte-identical between runs
+//	--max-memory SIZE        memory cap of the run, by estimate before any
+//	                         work (default 1GiB; bytes or a number with KB,
+//	                         MB, GB, KiB, MiB, GiB): a grid whose schedule
+//	                         exceeds it is refused (exit 2), and in post each
+//	                         point gets the cap over the points run at once;
+//	                         an exact engine past it, or past its reach
+//	                         (configuration search: about 2.4e8 output
+//	                         evaluations, d <= 25 at k = 1; d = 1 search:
+//	                         k <= 100000; pieces certificate: d k <= 10^6),
+//	                         or at alpha < 1 + 1e-13/max(tol, 1e-9) (1.0001 at
+//	                         the default tol: float64 cannot resolve tol in
+//	                         (alpha-1) R_alpha) does not run, and the row
+//	                         keeps the closed forms (status bounds) with a
+//	                         note field in JSON saying why
 //	--out FILE               write the rows as CSV to FILE instead of stdout,
 //	                         each row flushed whole as soon as it is in order,
 //	                         so a killed run leaves the rows finished so far
@@ -113,16 +153,24 @@
 // Curve flags:
 //
 //	--mechanism M    gaussian (--sigma S, noise multiplier, L2 sensitivity 1),
-//	                 laplace (--b B, scale, L1 sensitivity 1) or rr (--p P,
-//	                 probability of the true bit)
-//	--in FILE        instead of --mechanism: CSV rows alpha,eps (header and #
-//	                 comments allowed); orders <= 1, negative or decreasing eps
-//	                 are rejected (exit 2)
+//	                 laplace (--b B, scale, L1 sensitivity 1) or rr (--p-true P,
+//	                 probability of the true bit, or --noise-parameter Q,
+//	                 dp_accounting's probability of a uniform answer: P = 1 - Q/2)
+//	--in FILE        instead of --mechanism: an accountant's curve, CSV rows
+//	                 alpha,eps or JSON {"orders": [...], "rdp": [...]}; eps may
+//	                 be inf; a dip in eps is repaired with a warning; orders <= 1,
+//	                 negative or NaN eps are rejected (exit 2); repeat --in to
+//	                 sum curves (orders in common)
+//	--compose T      T releases: the summary and --emit-curve use T times each
+//	                 curve (thm1 rows only at T = 1)
+//	--emit-curve F   the amplified curve (post_upper, monotone, composed) as CSV
+//	                 alpha,eps, or JSON {orders, rdp} when F ends in .json
 //	--orders LIST    orders of a named mechanism, list or range (default
 //	                 dp_accounting's 156: 1.1..10.9 step 0.1, 11..63, 128..1024)
 //	--d N --k N --c C  the kernel, one value each (default 1, 1, 0.1)
 //	--delta D        delta of the (eps, delta) summary, in (0, 1) (default 1e-5)
-//	--conversion C   balle2020 (default, Balle et al. 2020 Thm 21) or mironov2017
+//	--conversion C   balle2020 (default, Balle et al. 2020 Thm 21), mironov2017
+//	                 or dp_accounting (its rule: KL line, Thm 21 above 1.01)
 //	--format F       csv (default), json or table
 //	--summary FILE   the summary as CSV (with csv it otherwise goes to stderr)
 //	and --tol --timeout --certify --method --workers --no-timing as for post.
@@ -196,7 +244,13 @@
 //
 // Exit status: 0 on success, 1 on a runtime failure or interruption (rows
 // already finished are kept), 2 on invalid input, which is rejected before
-// any work.
+// any work. Invalid input is a command line that is wrong whatever the
+// files hold: an unknown command or flag, a flag value out of its domain,
+// or a grid file (grid, merge --grid) or curve file (curve --in) whose
+// content is malformed. A file that cannot be opened, read or written (a
+// missing input file, an output in a missing directory) exits 1, as do CSV
+// rows given to merge, plot or --resume that do not fit (another header or
+// grid, a truncated or corrupted row). Every failure is one line on stderr.
 //
 // Examples:
 //

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -21,7 +22,41 @@ const (
 	// rangeDigits is the number of significant digits range values are
 	// rounded to, so that 0.1:0.5:0.1 gives 0.3 and not 0.30000000000000004.
 	rangeDigits = 12
+	// maxN is the largest n = d k of a grid point: the domain of the
+	// closed forms of package bounds.
+	maxN = 1 << 53
 )
+
+// gridBytesPerPoint is what a run holds per grid point, by estimate: the
+// index, the pool's slot and schedule, the cost for the schedule (about 50
+// bytes), rounded up.
+const gridBytesPerPoint = 64
+
+// parseBytes parses a memory size: an integer number of bytes, or a number
+// followed by KB, MB, GB, TB (powers of 1000) or KiB, MiB, GiB, TiB (powers
+// of 1024). It must be at least 1 MiB and at most 2^62 bytes.
+func parseBytes(s string) (int64, error) {
+	t := strings.TrimSpace(s)
+	mult := 1.0
+	for _, u := range []struct {
+		suffix string
+		mult   float64
+	}{{"KiB", 1 << 10}, {"MiB", 1 << 20}, {"GiB", 1 << 30}, {"TiB", 1 << 40}, {"KB", 1e3}, {"MB", 1e6}, {"GB", 1e9}, {"TB", 1e12}, {"B", 1}} {
+		if strings.HasSuffix(t, u.suffix) {
+			t, mult = strings.TrimSpace(strings.TrimSuffix(t, u.suffix)), u.mult
+			break
+		}
+	}
+	v, err := strconv.ParseFloat(t, 64)
+	if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
+		return 0, fmt.Errorf("%q is not a size such as 1GiB, 512MB or 1000000", s)
+	}
+	b := v * mult
+	if !(b >= 1<<20 && b <= 1<<62) {
+		return 0, fmt.Errorf("%q is %.3g bytes, must be between 1MiB and 2^62 bytes", s, b)
+	}
+	return int64(b), nil
+}
 
 // usageError is an error in the command line: exit status 2.
 type usageError struct{ msg string }
@@ -118,7 +153,7 @@ func parseFloatRange(s string) ([]float64, error) {
 	vs := make([]float64, 0, m+1)
 	for i := 0; i <= m; i++ {
 		v := start + float64(i)*step
-		if math.Abs(v-stop) <= slack {
+		if i > 0 && math.Abs(v-stop) <= slack { // start stays start: "0:1e-12:1000" is 0
 			v = stop
 		} else if v > stop {
 			break // q rounded up past the last value
@@ -156,12 +191,13 @@ func parseInts(s string) ([]int, error) {
 		if stop < start {
 			return nil, fmt.Errorf("range %q: stop %d is less than start %d", s, stop, start)
 		}
-		// Written so that neither the count nor start + i*step overflows.
-		count := (uint64(stop)-uint64(start))/uint64(step) + 1
-		if count > hardMaxGrid {
+		// Written so that neither the count nor start + i*step overflows:
+		// the span stop - start fits in a uint64, but span/step + 1 does
+		// not when the span is 2^64 - 1 and the step 1.
+		if (uint64(stop)-uint64(start))/uint64(step) >= hardMaxGrid {
 			return nil, fmt.Errorf("range %q has more than %d values", s, hardMaxGrid)
 		}
-		vs := make([]int, count)
+		vs := make([]int, (uint64(stop)-uint64(start))/uint64(step)+1)
 		for i := range vs {
 			vs[i] = start + i*step
 		}
@@ -262,6 +298,11 @@ func newGrid(f gridFlags, force bool) (*grid, error) {
 			}
 		}
 		*x.dst = vs
+	}
+	// n = d k is at most maxN for every pair: the closed forms count the
+	// outputs of B_k in float64 (bounds.Lower panics beyond 2^53).
+	if d, k := slices.Max(g.d), slices.Max(g.k); d > maxN/k { // d k > maxN, without overflow
+		return nil, usagef("--d, --k: d k is %d*%d, must be at most 2^53", d, k)
 	}
 	// Each list has at most hardMaxGrid values, so the float product is
 	// exact up to well past the limits and cannot overflow.

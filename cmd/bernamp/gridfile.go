@@ -75,7 +75,9 @@ func readGridFile(path string) (cmd string, o options, err error) {
 	var f gridFile
 	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.DisallowUnknownFields()
-	if err := dec.Decode(&f); err != nil {
+	if err := dec.Decode(&f); err == io.EOF {
+		return "", o, usagef("%s: empty file, want a JSON object", path)
+	} else if err != nil {
 		return "", o, usagef("%s: %v", path, err)
 	}
 	if dec.More() {

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/bernamp/bernamp"
+	"github.com/bernamp/bernamp/certout"
 	"github.com/bernamp/bernamp/parallel"
 	"github.com/bernamp/bernamp/solver"
 )
@@ -38,6 +39,9 @@ func newJob(cmd string, g *grid, o *options, groups int, term tty) (*job, error)
 	}
 	if err := checkOptions(o, groups); err != nil {
 		return nil, err
+	}
+	if b := float64(g.n) * gridBytesPerPoint; o.maxMem > 0 && b > float64(o.maxMem) {
+		return nil, usagef("grid has %d points, about %.3g bytes to schedule, more than --max-memory %s", g.n, b, o.memFlag)
 	}
 	sh, err := parseShard(o.shard)
 	if err != nil {
@@ -199,6 +203,17 @@ func (j *job) run(ctx context.Context, stdout, stderr io.Writer, seen func(*reco
 		}
 		if err != nil {
 			return nil, fmt.Errorf("row %d (%s): %w", idx[r]+1, pointString(p), err)
+		}
+		if err := ctx.Err(); err != nil {
+			// Interrupted (SIGINT) while the point ran: its result is the
+			// partial one of a cancelled search, not what an uninterrupted
+			// run writes, so the row is left for --resume to compute.
+			return nil, err
+		}
+		if j.o.certOut != "" {
+			if _, err := certout.WritePost(ctx, j.o.certOut, res, j.o.tol); err != nil {
+				return nil, fmt.Errorf("row %d (%s): certificate: %w", idx[r]+1, pointString(p), err)
+			}
 		}
 		rec := newRecord(res, !j.o.noTiming)
 		if err := rec.finite(); err != nil {

@@ -4,6 +4,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 )
 
@@ -55,6 +56,9 @@ func runMerge(args []string, stdout io.Writer) error {
 		rank[gridKey(g, i)] = i
 	}
 	for _, path := range files {
+		if _, err := os.Stat(path); err != nil {
+			return err // readCSVRows reads a missing file as empty, as --resume needs
+		}
 		recs, _, err := readCSVRows(path, false)
 		if err != nil {
 			return err

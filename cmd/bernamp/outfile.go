@@ -5,10 +5,14 @@ import (
 	"encoding/csv"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
+
+	"github.com/bernamp/bernamp"
 )
 
 // A CSV file of rows is written one whole line per write call and flushed
@@ -60,6 +64,9 @@ func readCSVRows(path string, truncate bool) (rows [][]string, hasHeader bool, e
 	if err != nil {
 		return nil, false, fmt.Errorf("%s: not a bernamp CSV file: %v", path, err)
 	}
+	if len(recs) == 0 { // blank lines only: the CSV reader skips them
+		return nil, false, fmt.Errorf("%s: not a bernamp CSV file: blank lines and no header", path)
+	}
 	if !slices.Equal(recs[0], header) {
 		return nil, false, fmt.Errorf("%s: header %q is not %q", path, strings.Join(recs[0], ","), strings.Join(header, ","))
 	}
@@ -67,8 +74,39 @@ func readCSVRows(path string, truncate bool) (rows [][]string, hasHeader bool, e
 		if len(rec) != len(header) {
 			return nil, false, fmt.Errorf("%s: not a bernamp CSV file: row %d has %d fields, want %d", path, n+1, len(rec), len(header))
 		}
+		if err := checkValues(rec); err != nil {
+			return nil, false, fmt.Errorf("%s: row %d: %v", path, n+1, err)
+		}
 	}
 	return recs[1:], true, nil
+}
+
+// checkValues checks the columns of a row after d,k,c,alpha,eps (those name
+// the point and are matched against the grid): lb, ub, post, post_upper
+// and seconds must be finite numbers, seconds >= 0, and status one of
+// bernamp's. A row kept by --resume or merge is copied as is, so a
+// corrupted value would otherwise reach the output.
+func checkValues(rec []string) error {
+	for j := 5; j < len(header); j++ {
+		name, s := header[j], rec[j]
+		if name == "status" {
+			switch s {
+			case bernamp.StatusCertified, bernamp.StatusWitness, bernamp.StatusBounds:
+				continue
+			}
+			return fmt.Errorf("status is %q, must be %s, %s or %s", s, bernamp.StatusCertified, bernamp.StatusWitness, bernamp.StatusBounds)
+		}
+		v, err := strconv.ParseFloat(s, 64)
+		switch {
+		case err != nil:
+			return fmt.Errorf("%s %q is not a number", name, s)
+		case math.IsNaN(v) || math.IsInf(v, 0):
+			return fmt.Errorf("%s is %v, must be finite", name, v)
+		case name == "seconds" && v < 0:
+			return fmt.Errorf("seconds is %v, must be >= 0", v)
+		}
+	}
+	return nil
 }
 
 // readOutFile reads the file to resume.

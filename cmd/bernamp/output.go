@@ -48,6 +48,7 @@ type record struct {
 	Search           *searchRecord  `json:"search,omitempty"`
 	Certificate      *certRecord    `json:"certificate,omitempty"`
 	Pieces           *piecesRecord  `json:"pieces,omitempty"`
+	Note             string         `json:"note,omitempty"` // why an exact engine did not run (bernamp.Result.Note)
 }
 
 // piecesRecord is the whole-box two-point-pieces certificate at n = d k.
@@ -106,6 +107,7 @@ func newRecord(r bernamp.Result, timing bool) *record {
 		Excess:           r.Excess,
 		Conjecture:       r.Conjecture,
 		Method:           r.Method,
+		Note:             r.Note,
 	}
 	if timing {
 		rec.Seconds = math.Round(r.Seconds*1e4) / 1e4

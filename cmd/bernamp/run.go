@@ -79,6 +79,8 @@ func runTerm(ctx context.Context, args []string, stdout, stderr io.Writer, term 
 		err = runPlot(ctx, rest, stdout, stderr)
 	case "curve":
 		err = runCurve(ctx, rest, stdout, stderr)
+	case "calibrate":
+		err = runCalibrate(ctx, rest, stdout, stderr)
 	case "pure":
 		err = runPure(ctx, rest, stdout, stderr)
 	case "delta":
@@ -87,6 +89,10 @@ func runTerm(ctx context.Context, args []string, stdout, stderr io.Writer, term 
 		err = runDemo(ctx, rest, stdout, stderr, term)
 	case "conjecture":
 		err = runConjecture(ctx, rest, stdout, stderr, term)
+	case "verify":
+		err = runVerify(ctx, rest, stdout)
+	case "serve":
+		err = runServe(ctx, rest, stdout, stderr)
 	default:
 		err = usagef("unknown command %q; run 'bernamp help' for usage", cmd)
 	}
@@ -121,6 +127,9 @@ type options struct {
 	quiet    bool   // no progress line
 	preset   string // demo only
 	figure   string // demo only
+	memFlag  string // --max-memory as given
+	maxMem   int64  // --max-memory in bytes (checkOptions); 0 means bernamp.DefaultMaxMemory
+	certOut  string // post only: directory of exported certificates
 }
 
 // Flag groups of newFlagSet.
@@ -164,6 +173,7 @@ func newFlagSet(cmd string, o *options, groups int) *flag.FlagSet {
 		fs.StringVar(&o.figure, "figure", "", `figure of the CSV, .png, .svg or .pdf (default bernamp-<preset>.png; "" for none)`)
 	}
 	fs.IntVar(&o.workers, "workers", runtime.GOMAXPROCS(0), "points solved in parallel, >= 1")
+	fs.StringVar(&o.memFlag, "max-memory", "1GiB", "memory cap of the run by estimate, e.g. 512MiB, 4GiB or bytes: engines past it answer with the closed forms")
 	fs.BoolVar(&o.noTiming, "no-timing", false, "write 0 as seconds")
 	return fs
 }
@@ -200,6 +210,13 @@ func parseFlagsArgs(fs *flag.FlagSet, args []string, stdout io.Writer) ([]string
 func checkOptions(o *options, groups int) error {
 	if o.workers < 1 {
 		return usagef("--workers: workers is %d, must be >= 1", o.workers)
+	}
+	if o.memFlag != "" {
+		m, err := parseBytes(o.memFlag)
+		if err != nil {
+			return usagef("--max-memory: %v", err)
+		}
+		o.maxMem = m
 	}
 	if groups&gridOpts != 0 {
 		switch o.format {
@@ -239,6 +256,9 @@ func runGrid(ctx context.Context, cmd string, args []string, stdout, stderr io.W
 	fs := newFlagSet(cmd, &o, groups)
 	var ranges string
 	fs.StringVar(&ranges, "range", "", "per-coordinate ranges lo:hi,lo:hi,... (0 < lo < hi < 1), one per coordinate, instead of --d and --c")
+	if cmd == "post" {
+		fs.StringVar(&o.certOut, "certificate-out", "", "directory to write a certificate file to for each point proved by the pieces certificate (docs/certificates.md)")
+	}
 	if err := parseFlags(fs, args, stdout); err != nil {
 		return err
 	}
@@ -256,6 +276,11 @@ func runGrid(ctx context.Context, cmd string, args []string, stdout, stderr io.W
 			}
 		}
 		o.grid.d, o.grid.c = "1", "0.1" // placeholders, replaced below
+	}
+	if o.certOut != "" {
+		if err := os.MkdirAll(o.certOut, 0o755); err != nil {
+			return err
+		}
 	}
 	g, err := newGrid(o.grid, o.force)
 	if err != nil {
@@ -275,5 +300,5 @@ func runGrid(ctx context.Context, cmd string, args []string, stdout, stderr io.W
 // pool runs min(n, workers) points at once; each point may use the workers
 // left over, so a single hard point still gets every worker.
 func solverSettings(o *options, n int) *bernamp.Settings {
-	return &bernamp.Settings{Tol: o.tol, Timeout: o.timeout, Method: o.method, NoCertify: !o.certify, Workers: max(1, o.workers/min(max(n, 1), o.workers))}
+	return &bernamp.Settings{MaxMemory: o.maxMem / int64(min(max(n, 1), o.workers)), Tol: o.tol, Timeout: o.timeout, Method: o.method, NoCertify: !o.certify, Workers: max(1, o.workers/min(max(n, 1), o.workers))}
 }

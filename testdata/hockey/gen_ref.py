@@ -7,6 +7,10 @@ a - e b <= delta, (1-a) - e(1-b) <= delta and their mirrors, plus the unit
 square; the objective H_g(B_k P || B_k Q) is convex in (a, b), so its maximum
 over the polygon is at a vertex. No canonical pair, no linear program.
 
+profile_ref.csv: the same vertex enumeration on a grid of eps' including
+negative eps' (level e^eps' < 1), for the privacy profile of `bernamp delta
+--profile`.
+
 gaussian_ref.csv: the Gaussian privacy profile of Balle and Wang (2018),
 delta(eps) = Phi(1/(2s) - eps s) - e^eps Phi(-1/(2s) - eps s).
 """
@@ -69,3 +73,14 @@ with open("gaussian_ref.csv", "w") as f:
             S, E = mpf(s), mpf(eps)
             d = ncdf(1 / (2 * S) - E * S) - exp(E) * ncdf(-1 / (2 * S) - E * S)
             f.write(f"{s},{eps},{nstr(d, 30, min_fixed=-1, max_fixed=-1)}\n")
+
+# Privacy profiles: eps' from -3 to 3 (step 0.25, plus 2.19 and 2.2 either side of
+# log((1-c)/c) = 2.1972 at c = 0.1, k = 1).
+profile_cases = [(1, "0.1", "1", "0.05"), (2, "0.1", "1", "0.05"), (3, "0.2", "0.5", "1e-3"), (1, "0.1", "2", "0")]
+grid = [f"{i / 4:g}" for i in range(-12, 13)] + ["2.19", "2.2"]
+with open("profile_ref.csv", "w") as f:
+    f.write("d,k,c,eps,delta,eps_out,delta_out\n")
+    for k, c, eps, delta in profile_cases:
+        for eps_out in grid:
+            v = delta_out(k, c, eps, delta, eps_out)
+            f.write(f"1,{k},{c},{eps},{delta},{eps_out},{nstr(v, 30, min_fixed=-1, max_fixed=-1)}\n")

@@ -1,0 +1,250 @@
+// Package certfile is the file format of an exported whole-box
+// certificate (docs/certificates.md, "Exported certificates"): the data of
+// one two-point-pieces proof, written by the solver and read by the
+// independent checker (package verify). It holds no numerical code.
+//
+// A file states, for (d, k) with n = d k, 0 < c < 1/2, alpha > 1, eps >= 0,
+// U = exp(LogU) and E = exp((alpha-1) eps), that
+//
+//	psi(p, q) = F_n(p, q)/U - L1 G(p, q)/E - L2 G(q, p)/E <= L0 + Tau
+//
+// for every (p, q) in [0, 1]^2 (math.md 3c: g(u, v) = u^alpha v^(1-alpha),
+// G(p, q) = g(p, q) + g(1-p, 1-q), F_n(p, q) = sum_j C(n, j) g(p b_j +
+// (1-p) b'_j, q b_j + (1-q) b'_j), b_j = c^j (1-c)^(n-j), b'_j =
+// c^(n-j) (1-c)^j), with L1, L2 >= 0; the tiles cover the half square
+// p <= 1/2 in logit coordinates (p = 1/(1+e^-S), q = 1/(1+e^-T)), and
+// psi(p, q) = psi(1-p, 1-q) covers the rest. Then Post_{alpha,k}(eps) over
+// the whole box [c, 1-c]^d is at most (LogU + log(L0 + Tau + L1 + L2)) /
+// (alpha - 1), which must not exceed Claim.
+//
+// Every number is a decimal string read as the exact rational it spells
+// (the writer uses strconv's shortest round-trip form of a float64, so
+// "0.1" means 1/10 and not the float64 nearest to it); tile ends may also
+// be "-inf" or "inf".
+package certfile
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+)
+
+// Format is the value of File.Format.
+const Format = "bernamp-pieces-certificate"
+
+// Version is the format version written; readers reject others.
+const Version = 1
+
+// ErrFormat is wrapped by every error about a malformed file.
+var ErrFormat = errors.New("certfile: malformed certificate")
+
+// File is one certificate. Numbers are decimal strings (see the package doc).
+type File struct {
+	Format  string `json:"format"`
+	Version int    `json:"version"`
+	D       int    `json:"d"`
+	K       int    `json:"k"`
+	N       int    `json:"n"` // d k
+	C       string `json:"c"`
+	Alpha   string `json:"alpha"`
+	Eps     string `json:"eps"`
+	// Claim is the claimed upper bound on Post in nats (above Post).
+	Claim string `json:"claim"`
+	// LB is the Theorem 4 lower bound (below Post); informational, not checked.
+	LB   string `json:"lb"`
+	L0   string `json:"l0"`
+	L1   string `json:"l1"`
+	L2   string `json:"l2"`
+	Tau  string `json:"tau"`
+	LogU string `json:"log_u"`
+	// Tiles are boxes [S1, S2] x [T1, T2] in logit coordinates, each as
+	// [S1, S2, T1, T2].
+	Tiles [][4]string `json:"tiles"`
+}
+
+// Num formats x as the shortest decimal that reads back as x, or "inf",
+// "-inf". It panics on NaN (a programmer error: certificates hold no NaN).
+func Num(x float64) string {
+	switch {
+	case math.IsNaN(x):
+		panic("certfile: NaN in a certificate")
+	case math.IsInf(x, 1):
+		return "inf"
+	case math.IsInf(x, -1):
+		return "-inf"
+	}
+	return strconv.FormatFloat(x, 'g', -1, 64)
+}
+
+// Point is the parameters and the proof data of a certificate in float64,
+// as the solver has them.
+type Point struct {
+	D, K, N               int
+	C, Alpha, Eps         float64
+	Claim, LB             float64
+	L0, L1, L2, Tau, LogU float64
+	Tiles                 [][4]float64 // S1, S2, T1, T2
+}
+
+// New returns the file of pt.
+func New(pt Point) *File {
+	f := &File{Format: Format, Version: Version, D: pt.D, K: pt.K, N: pt.N,
+		C: Num(pt.C), Alpha: Num(pt.Alpha), Eps: Num(pt.Eps), Claim: Num(pt.Claim), LB: Num(pt.LB),
+		L0: Num(pt.L0), L1: Num(pt.L1), L2: Num(pt.L2), Tau: Num(pt.Tau), LogU: Num(pt.LogU)}
+	f.Tiles = make([][4]string, len(pt.Tiles))
+	for i, t := range pt.Tiles {
+		f.Tiles[i] = [4]string{Num(t[0]), Num(t[1]), Num(t[2]), Num(t[3])}
+	}
+	return f
+}
+
+// Name returns the file name of f in a directory of certificates:
+// d<d>-k<k>-c<c>-alpha<alpha>-eps<eps>.json.
+func (f *File) Name() string {
+	return fmt.Sprintf("d%d-k%d-c%s-alpha%s-eps%s.json", f.D, f.K, f.C, f.Alpha, f.Eps)
+}
+
+// Encode writes f as JSON, one tile per line.
+func (f *File) Encode(w io.Writer) error {
+	head := *f
+	head.Tiles = nil
+	b, err := json.MarshalIndent(head, "", "  ")
+	if err != nil {
+		return err
+	}
+	// Replace the trailing "tiles": null with the tiles, one per line.
+	s := strings.TrimSuffix(string(b), "\n}")
+	s = strings.TrimSuffix(s, `"tiles": null`)
+	var sb strings.Builder
+	sb.WriteString(s)
+	sb.WriteString("\"tiles\": [")
+	for i, t := range f.Tiles {
+		if i > 0 {
+			sb.WriteString(",")
+		}
+		tb, _ := json.Marshal(t)
+		sb.WriteString("\n    ")
+		sb.Write(tb)
+	}
+	sb.WriteString("\n  ]\n}\n")
+	_, err = io.WriteString(w, sb.String())
+	return err
+}
+
+// WriteDir writes f to dir/f.Name() and returns the path.
+func (f *File) WriteDir(dir string) (string, error) {
+	path := filepath.Join(dir, f.Name())
+	out, err := os.Create(path)
+	if err != nil {
+		return "", err
+	}
+	if err := f.Encode(out); err != nil {
+		out.Close()
+		return "", err
+	}
+	return path, out.Close()
+}
+
+// Decode reads one certificate and checks its shape: format, version,
+// every field present, integers in range, numbers that parse. It does not
+// check any mathematics (package verify does).
+func Decode(r io.Reader) (*File, error) {
+	dec := json.NewDecoder(r)
+	dec.DisallowUnknownFields()
+	var f File
+	if err := dec.Decode(&f); err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrFormat, err)
+	}
+	if err := f.Validate(); err != nil {
+		return nil, err
+	}
+	return &f, nil
+}
+
+// ReadFile reads and decodes the certificate at path.
+func ReadFile(path string) (*File, error) {
+	in, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer in.Close()
+	return Decode(in)
+}
+
+// Validate checks the shape of f (see Decode).
+func (f *File) Validate() error {
+	bad := func(format string, args ...any) error {
+		return fmt.Errorf("%w: %s", ErrFormat, fmt.Sprintf(format, args...))
+	}
+	if f.Format != Format {
+		return bad("format is %q, want %q", f.Format, Format)
+	}
+	if f.Version != Version {
+		return bad("version is %d, this reader knows %d", f.Version, Version)
+	}
+	if f.D < 1 || f.K < 1 || f.N < 1 {
+		return bad("d, k, n are %d, %d, %d, must be >= 1", f.D, f.K, f.N)
+	}
+	for _, x := range []struct{ name, v string }{{"c", f.C}, {"alpha", f.Alpha}, {"eps", f.Eps},
+		{"claim", f.Claim}, {"lb", f.LB}, {"l0", f.L0}, {"l1", f.L1}, {"l2", f.L2}, {"tau", f.Tau}, {"log_u", f.LogU}} {
+		if !IsDecimal(x.v) {
+			return bad("%s is %q, must be a finite decimal number", x.name, x.v)
+		}
+	}
+	if len(f.Tiles) == 0 {
+		return bad("no tiles")
+	}
+	for i, t := range f.Tiles {
+		for _, v := range t {
+			if !IsDecimal(v) && v != "inf" && v != "-inf" {
+				return bad("tile %d: end %q is not a decimal number, inf or -inf", i+1, v)
+			}
+		}
+	}
+	return nil
+}
+
+// IsDecimal says whether s is a finite decimal number: an optional sign,
+// digits with an optional point, and an optional exponent.
+func IsDecimal(s string) bool {
+	i := 0
+	if i < len(s) && (s[i] == '+' || s[i] == '-') {
+		i++
+	}
+	digits := 0
+	for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+		i++
+		digits++
+	}
+	if i < len(s) && s[i] == '.' {
+		i++
+		for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+			i++
+			digits++
+		}
+	}
+	if digits == 0 {
+		return false
+	}
+	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
+		i++
+		if i < len(s) && (s[i] == '+' || s[i] == '-') {
+			i++
+		}
+		ed := 0
+		for i < len(s) && s[i] >= '0' && s[i] <= '9' && ed < 6 {
+			i++
+			ed++
+		}
+		if ed == 0 {
+			return false
+		}
+	}
+	return i == len(s)
+}

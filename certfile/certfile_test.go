@@ -1,0 +1,88 @@
+package certfile
+
+import (
+	"bytes"
+	"errors"
+	"math"
+	"reflect"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+func TestNumRoundTrips(t *testing.T) {
+	for _, x := range []float64{0, 1, -2.5, 0.1, 1e-300, 5e-324, math.MaxFloat64, -0.30000000000000004, math.Inf(1), math.Inf(-1)} {
+		s := Num(x)
+		var y float64
+		switch s {
+		case "inf":
+			y = math.Inf(1)
+		case "-inf":
+			y = math.Inf(-1)
+		default:
+			if !IsDecimal(s) {
+				t.Errorf("Num(%v) = %q is not a decimal", x, s)
+			}
+			y, _ = strconv.ParseFloat(s, 64)
+		}
+		if y != x {
+			t.Errorf("Num(%v) = %q reads back as %v", x, s, y)
+		}
+	}
+}
+
+func TestIsDecimal(t *testing.T) {
+	for s, want := range map[string]bool{
+		"0": true, "-1.5": true, "+2": true, ".5": true, "5.": true, "1e-9": true, "2.5E+10": true,
+		"": false, "-": false, ".": false, "e5": false, "1e": false, "NaN": false, "inf": false,
+		"0x10": false, "1/3": false, "1e1234567": false, " 1": false, "1 ": false,
+	} {
+		if got := IsDecimal(s); got != want {
+			t.Errorf("IsDecimal(%q) = %v, want %v", s, got, want)
+		}
+	}
+}
+
+func sample() *File {
+	return New(Point{D: 1, K: 2, N: 2, C: 0.1, Alpha: 5, Eps: 1, Claim: 0.9, LB: 0.8, L0: 0.2, L1: 0.6, L2: 0.1,
+		Tau: 2e-9, LogU: 2.9, Tiles: [][4]float64{{math.Inf(-1), -1, math.Inf(-1), math.Inf(1)}, {-1, 0, math.Inf(-1), math.Inf(1)}}})
+}
+
+func TestEncodeDecode(t *testing.T) {
+	f := sample()
+	var b bytes.Buffer
+	if err := f.Encode(&b); err != nil {
+		t.Fatal(err)
+	}
+	g, err := Decode(&b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(f, g) {
+		t.Errorf("round trip: %+v, want %+v", g, f)
+	}
+	if f.Name() != "d1-k2-c0.1-alpha5-eps1.json" {
+		t.Errorf("name %q", f.Name())
+	}
+}
+
+func TestDecodeRejects(t *testing.T) {
+	var b bytes.Buffer
+	if err := sample().Encode(&b); err != nil {
+		t.Fatal(err)
+	}
+	good := b.String()
+	for name, text := range map[string]string{
+		"unknown field": strings.Replace(good, `"lb"`, `"lbx"`, 1),
+		"version":       strings.Replace(good, `"version": 1`, `"version": 9`, 1),
+		"format":        strings.Replace(good, Format, "other", 1),
+		"bad number":    strings.Replace(good, `"c": "0.1"`, `"c": "0.1.2"`, 1),
+		"bad end":       strings.Replace(good, `"-inf"`, `"-infinity"`, 1),
+		"not json":      good[:len(good)/2],
+		"d":             strings.Replace(good, `"d": 1`, `"d": 0`, 1),
+	} {
+		if _, err := Decode(strings.NewReader(text)); !errors.Is(err, ErrFormat) {
+			t.Errorf("%s: got %v, want ErrFormat", name, err)
+		}
+	}
+}

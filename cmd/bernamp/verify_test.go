@@ -1,0 +1,54 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestPostCertificateOutVerify runs post with --certificate-out at two
+// points of Figure 2 and verify on the files written: exit 0 and one
+// accept line per file; a file with its claim lowered is rejected (exit 1,
+// the reason on stdout); an unreadable or malformed file is a usage error
+// (exit 2).
+func TestPostCertificateOutVerify(t *testing.T) {
+	dir := t.TempDir()
+	code, _, errs := runArgs(t, "post", "--d", "1", "--c", "0.1", "--alpha", "5", "--eps", "1,2", "--certificate-out", dir, "--quiet")
+	if code != 0 {
+		t.Fatalf("post: exit %d: %s", code, errs)
+	}
+	files, _ := filepath.Glob(filepath.Join(dir, "*.json"))
+	if len(files) != 2 {
+		t.Fatalf("%d certificate files, want 2: %v", len(files), files)
+	}
+	code, out, errs := runArgs(t, append([]string{"verify", "--workers", "2"}, files...)...)
+	if code != 0 || strings.Count(out, ": accept (") != 2 {
+		t.Fatalf("verify: exit %d, stdout %q, stderr %q", code, out, errs)
+	}
+	b, err := os.ReadFile(files[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	lowered := strings.Replace(string(b), `"claim": "0.7`, `"claim": "0.6`, 1)
+	if lowered == string(b) {
+		t.Fatalf("the claim of %s does not start with 0.7", files[0])
+	}
+	bad := filepath.Join(dir, "lowered.json")
+	if err := os.WriteFile(bad, []byte(lowered), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, _ = runArgs(t, "verify", files[1], bad)
+	if code != 1 || !strings.Contains(out, "lowered.json: reject: claim 0.6") || !strings.Contains(out, ": accept (") {
+		t.Errorf("lowered claim: exit %d, stdout %q", code, out)
+	}
+	junk := filepath.Join(dir, "junk.json")
+	if err := os.WriteFile(junk, []byte(`{"format": "x"}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{{"verify", junk}, {"verify", filepath.Join(dir, "missing.json")}, {"verify"}} {
+		if code, _, errs := runArgs(t, args...); code != 2 || strings.Count(errs, "\n") != 1 {
+			t.Errorf("%v: exit %d, stderr %q, want 2 and one line", args, code, errs)
+		}
+	}
+}

@@ -1,0 +1,134 @@
+package verify
+
+import (
+	"fmt"
+	"math/big"
+	"slices"
+)
+
+// end is a logit coordinate: a rational, or -Inf (inf < 0) or +Inf (inf > 0).
+type end struct {
+	inf int
+	r   *big.Rat // nil when inf != 0
+}
+
+func (e end) String() string {
+	switch {
+	case e.inf < 0:
+		return "-inf"
+	case e.inf > 0:
+		return "inf"
+	}
+	return e.r.FloatString(20)
+}
+
+func cmpEnd(a, b end) int {
+	if a.inf != 0 || b.inf != 0 {
+		return a.inf - b.inf // equal infinities compare equal; a finite end has inf 0
+	}
+	return a.r.Cmp(b.r)
+}
+
+// box is [s1, s2] x [t1, t2] in logit coordinates.
+type box struct{ s1, s2, t1, t2 end }
+
+func (b box) String() string {
+	return fmt.Sprintf("[%v, %v] x [%v, %v]", b.s1, b.s2, b.t1, b.t2)
+}
+
+// rootBox is the half square p <= 1/2: s in [-inf, 0], t in [-inf, inf].
+func rootBox() box {
+	return box{end{inf: -1}, end{r: new(big.Rat)}, end{inf: -1}, end{inf: 1}}
+}
+
+// checkTiling proves that the tiles partition the root box: every tile is a
+// nondegenerate box inside it, and the set splits recursively by straight
+// cuts (a cut at s = v sends every tile of a region to one side) down to
+// regions that are exactly one tile. Closed boxes that meet only on their
+// sides are a partition; an overlap or a gap admits no such recursion. The
+// tiles of the solver come from a binary split tree, so they always admit
+// it; a tiling that is not of that kind is rejected even if it covers.
+func checkTiling(tiles []box) error {
+	root := rootBox()
+	for i, t := range tiles {
+		if cmpEnd(t.s1, t.s2) >= 0 || cmpEnd(t.t1, t.t2) >= 0 {
+			return fmt.Errorf("tile %d %v is empty or reversed", i+1, t)
+		}
+		if cmpEnd(t.s1, root.s1) < 0 || cmpEnd(t.s2, root.s2) > 0 || cmpEnd(t.t1, root.t1) < 0 || cmpEnd(t.t2, root.t2) > 0 {
+			return fmt.Errorf("tile %d %v is not inside the half square %v", i+1, t, root)
+		}
+	}
+	idx := make([]int, len(tiles))
+	for i := range idx {
+		idx[i] = i
+	}
+	return partition(tiles, root, idx)
+}
+
+// partition checks that the tiles idx partition region r.
+func partition(tiles []box, r box, idx []int) error {
+	switch len(idx) {
+	case 0:
+		return fmt.Errorf("region %v is not covered by any tile", r)
+	case 1:
+		t := tiles[idx[0]]
+		if cmpEnd(t.s1, r.s1) != 0 || cmpEnd(t.s2, r.s2) != 0 || cmpEnd(t.t1, r.t1) != 0 || cmpEnd(t.t2, r.t2) != 0 {
+			return fmt.Errorf("region %v is covered only in part, by tile %d %v", r, idx[0]+1, t)
+		}
+		return nil
+	}
+	for axis := range 2 {
+		lo := func(i int) end {
+			if axis == 0 {
+				return tiles[i].s1
+			}
+			return tiles[i].t1
+		}
+		hi := func(i int) end {
+			if axis == 0 {
+				return tiles[i].s2
+			}
+			return tiles[i].t2
+		}
+		ord := slices.Clone(idx)
+		slices.SortStableFunc(ord, func(a, b int) int { return cmpEnd(lo(a), lo(b)) })
+		// Cut positions: after the first i tiles (by lower end), when they
+		// all end at or before the next one's lower end. Take the one
+		// nearest the middle (a balanced recursion).
+		cut := -1
+		reach := hi(ord[0])
+		for i := 1; i < len(ord); i++ {
+			if cmpEnd(reach, lo(ord[i])) <= 0 {
+				if cut < 0 || abs(2*i-len(ord)) < abs(2*cut-len(ord)) {
+					cut = i
+				}
+			}
+			if cmpEnd(hi(ord[i]), reach) > 0 {
+				reach = hi(ord[i])
+			}
+		}
+		if cut < 0 {
+			continue
+		}
+		v := lo(ord[cut])
+		left, right := r, r
+		if axis == 0 {
+			left.s2, right.s1 = v, v
+		} else {
+			left.t2, right.t1 = v, v
+		}
+		if err := partition(tiles, left, ord[:cut]); err != nil {
+			return err
+		}
+		return partition(tiles, right, ord[cut:])
+	}
+	first := slices.Min(idx)
+	return fmt.Errorf("region %v: its %d tiles (the first is tile %d) overlap or leave a gap", r, len(idx), first+1)
+}
+
+func abs(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
+}

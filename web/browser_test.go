@@ -1,0 +1,515 @@
+package web_test
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"maps"
+	"math"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// The browser test loads the page from bernamp serve in headless Chromium
+// and checks it against the bernamp binary. It skips, saying why, where
+// Chromium or the generated module is missing, unless
+// BERNAMP_BROWSER_TEST=require (as in .ci/run), which makes those a failure.
+// BERNAMP_CHROMIUM overrides the browser's path. BERNAMP_WEB_SCREENSHOT=FILE
+// saves a PNG of the page after a run of Figure 3.
+
+// need skips the test, or fails it under BERNAMP_BROWSER_TEST=require.
+func need(t *testing.T, format string, args ...any) {
+	t.Helper()
+	if os.Getenv("BERNAMP_BROWSER_TEST") == "require" {
+		t.Fatalf(format, args...)
+	}
+	t.Skipf(format, args...)
+}
+
+func findChromium(t *testing.T) string {
+	if p := os.Getenv("BERNAMP_CHROMIUM"); p != "" {
+		if _, err := exec.LookPath(p); err != nil {
+			t.Fatalf("BERNAMP_CHROMIUM: %v", err)
+		}
+		return p
+	}
+	for _, name := range []string{"chromium", "chromium-browser", "google-chrome", "google-chrome-stable"} {
+		if p, err := exec.LookPath(name); err == nil {
+			return p
+		}
+	}
+	need(t, "no Chromium on PATH (apt-get install -y chromium, or set BERNAMP_CHROMIUM): browser test skipped")
+	return ""
+}
+
+// session is a page loaded from a running bernamp serve.
+type session struct {
+	t   *testing.T
+	bin string // the bernamp binary
+	url string
+	b   *browser
+
+	mu       sync.Mutex
+	requests []string // URLs the page requested
+}
+
+func newSession(t *testing.T) *session {
+	if testing.Short() {
+		t.Skip("browser test: not with -short")
+	}
+	chromium := findChromium(t)
+	if _, err := os.Stat(filepath.Join("static", "bernamp.wasm")); err != nil {
+		need(t, "web/static/bernamp.wasm is missing: run go generate ./web (browser test skipped)")
+	}
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "bernamp")
+	if out, err := exec.Command("go", "build", "-o", bin, "../cmd/bernamp").CombinedOutput(); err != nil {
+		t.Fatalf("go build ./cmd/bernamp: %v\n%s", err, out)
+	}
+	srv := exec.Command(bin, "serve", "--addr", "127.0.0.1:0")
+	stdout, err := srv.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv.Stderr = os.Stderr
+	if err := srv.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { srv.Process.Kill(); srv.Wait() })
+	line, err := bufio.NewReader(stdout).ReadString('\n')
+	if err != nil {
+		t.Fatalf("bernamp serve: %v", err)
+	}
+	i := strings.Index(line, "http://")
+	if i < 0 {
+		t.Fatalf("bernamp serve printed %q, want its URL", line)
+	}
+	s := &session{t: t, bin: bin, url: strings.Fields(line[i:])[0]}
+	s.b, err = startBrowser(chromium, filepath.Join(dir, "profile"), func(m cdpMessage) {
+		if m.Method != "Network.requestWillBeSent" {
+			return
+		}
+		var p struct {
+			Request struct {
+				URL string `json:"url"`
+			} `json:"request"`
+		}
+		if json.Unmarshal(m.Params, &p) == nil {
+			s.mu.Lock()
+			s.requests = append(s.requests, p.Request.URL)
+			s.mu.Unlock()
+		}
+	})
+	if err != nil {
+		t.Fatalf("chromium: %v", err)
+	}
+	t.Cleanup(s.b.close)
+	for _, m := range []string{"Page.enable", "Runtime.enable", "Network.enable"} {
+		if err := s.b.page(m, map[string]any{}, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := s.b.page("Emulation.setDeviceMetricsOverride", map[string]any{"width": 1200, "height": 900, "deviceScaleFactor": 1, "mobile": false}, nil); err != nil {
+		t.Fatal(err)
+	}
+	s.navigate(s.url)
+	var ms float64
+	s.eval(`window.bernampLoadMs`, &ms)
+	t.Logf("the page fetched and compiled bernamp.wasm and started the worker in %.0f ms", ms)
+	return s
+}
+
+// navigate loads url and waits until the page's engine is ready.
+func (s *session) navigate(url string) {
+	s.t.Helper()
+	if err := s.b.page("Page.navigate", map[string]any{"url": url}, nil); err != nil {
+		s.t.Fatal(err)
+	}
+	// Polled from here: a promise awaited in the page would die with the
+	// document it started in.
+	cond := `!!(document.body && document.body.dataset.engine === 'ready' && location.href.startsWith(` + strconv.Quote(url) + `))`
+	for start := time.Now(); ; time.Sleep(50 * time.Millisecond) {
+		var ok bool
+		if s.b.eval(cond, &ok) == nil && ok {
+			return
+		}
+		if time.Since(start) > time.Minute {
+			s.t.Fatalf("%s: the engine was not ready within a minute", url)
+		}
+	}
+}
+
+// eval evaluates expr in the page, failing the test on an exception.
+func (s *session) eval(expr string, out any) {
+	s.t.Helper()
+	if err := s.b.eval(expr, out); err != nil {
+		s.t.Fatalf("evaluating %s: %v", expr, err)
+	}
+}
+
+// waitFor waits until the JavaScript condition cond holds in the page.
+func (s *session) waitFor(cond string, limit time.Duration) {
+	s.t.Helper()
+	js := fmt.Sprintf(`new Promise((resolve, reject) => {
+		const t0 = Date.now();
+		(function poll() {
+			if (%s) resolve(true);
+			else if (Date.now() - t0 > %d) reject(new Error('waited %v; state ' + (document.body && document.body.dataset.state) + ', progress: ' + (document.getElementById('progress') || {}).textContent));
+			else setTimeout(poll, 20);
+		})();
+	})`, cond, limit.Milliseconds(), limit)
+	s.eval(js, nil)
+}
+
+// solve types the fields as a user would (each field selected, then the
+// text inserted by the browser's input pipeline; an empty value clears the
+// field) and clicks Solve with the mouse.
+func (s *session) solve(fields map[string]string) {
+	s.t.Helper()
+	for _, name := range slices.Sorted(maps.Keys(fields)) {
+		v := fields[name]
+		sel := fmt.Sprintf(`(() => { const e = document.getElementById(%q); e.focus(); e.select(); if (%q === '') { e.value = ''; e.dispatchEvent(new Event('input')); } })()`, name, v)
+		s.eval(sel, nil)
+		if v == "" {
+			continue
+		}
+		if err := s.b.page("Input.insertText", map[string]any{"text": v}, nil); err != nil {
+			s.t.Fatal(err)
+		}
+	}
+	var at struct{ X, Y float64 }
+	s.eval(`(() => { const r = document.getElementById('solve').getBoundingClientRect(); return {X: r.x + r.width / 2, Y: r.y + r.height / 2}; })()`, &at)
+	for _, typ := range []string{"mousePressed", "mouseReleased"} {
+		if err := s.b.page("Input.dispatchMouseEvent", map[string]any{"type": typ, "x": at.X, "y": at.Y, "button": "left", "clickCount": 1}, nil); err != nil {
+			s.t.Fatal(err)
+		}
+	}
+}
+
+// cli runs the bernamp binary and returns stdout, stderr and the exit code.
+func (s *session) cli(args ...string) (string, string, int) {
+	s.t.Helper()
+	cmd := exec.Command(s.bin, args...)
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	err := cmd.Run()
+	code := 0
+	if ee, ok := err.(*exec.ExitError); ok {
+		code = ee.ExitCode()
+	} else if err != nil {
+		s.t.Fatal(err)
+	}
+	return out.String(), errb.String(), code
+}
+
+// workers returns the target ids of the browser's Web Workers.
+func (s *session) workers() []string {
+	s.t.Helper()
+	var res struct {
+		TargetInfos []struct {
+			TargetID string `json:"targetId"`
+			Type     string `json:"type"`
+		} `json:"targetInfos"`
+	}
+	if err := s.b.call("", "Target.getTargets", map[string]any{}, &res); err != nil {
+		s.t.Fatal(err)
+	}
+	var ids []string
+	for _, ti := range res.TargetInfos {
+		if ti.Type == "worker" {
+			ids = append(ids, ti.TargetID)
+		}
+	}
+	return ids
+}
+
+// responsive bounds the page's answers while a point that takes minutes
+// is being solved; generous, since CI runs other tests on the same cores.
+const responsive = 10 * time.Second
+
+// maxULPs is how far the page's values may lie from bernamp post's. The
+// page runs the same Go code compiled for js/wasm, where math.Exp and
+// math.Log are the portable Go versions; on amd64 they are assembly
+// (math/exp_amd64.s, log_amd64.s). Both are within 1 ulp of exact, so the
+// last bits of a value may differ (1 ulp observed); the grid values,
+// status and conjecture must be equal.
+const maxULPs = 4
+
+// ulps returns how many float64 values lie between a and b, both finite and
+// of the same sign (else the largest uint64).
+func ulps(a, b float64) uint64 {
+	if math.Signbit(a) != math.Signbit(b) || math.IsNaN(a) || math.IsNaN(b) {
+		if a == b { // +0 and -0
+			return 0
+		}
+		return math.MaxUint64
+	}
+	x, y := math.Float64bits(a), math.Float64bits(b)
+	if x > y {
+		return x - y
+	}
+	return y - x
+}
+
+// baseForm is every field, so that no value of an earlier case is left.
+func baseForm(d, k, c, alpha, eps, timeout string) map[string]string {
+	return map[string]string{"d": d, "k": k, "c": c, "alpha": alpha, "eps": eps, "timeout": timeout}
+}
+
+func TestBrowser(t *testing.T) {
+	s := newSession(t)
+
+	t.Run("rows equal bernamp post", func(t *testing.T) {
+		s.t = t
+		// Points that certify within the default limits, so the answer does
+		// not depend on the machine's speed; eps as a range checks that the
+		// page expands it as the CLI does.
+		form := baseForm("1,2", "1,2", "0.1", "5", "0.5:2:1.5", "")
+		s.solve(form)
+		s.waitFor(`document.body.dataset.state === 'done'`, 60*time.Second)
+		var page []map[string]string
+		s.eval(`[...document.querySelectorAll('#rows tbody tr')].map(tr =>
+			Object.fromEntries([...tr.children].map(td => [td.dataset.col, td.textContent])))`, &page)
+		out, stderr, code := s.cli("post", "--d", form["d"], "--k", form["k"], "--c", form["c"], "--alpha", form["alpha"],
+			"--eps", form["eps"], "--format", "json", "--no-timing")
+		if code != 0 {
+			t.Fatalf("bernamp post: exit %d: %s", code, stderr)
+		}
+		var want []map[string]any
+		if err := json.Unmarshal([]byte(out), &want); err != nil {
+			t.Fatal(err)
+		}
+		if len(page) != len(want) || len(want) != 8 {
+			t.Fatalf("page shows %d rows, bernamp post gives %d, want 8", len(page), len(want))
+		}
+		worst := uint64(0)
+		for i, w := range want {
+			for _, col := range []string{"d", "k", "c", "alpha", "eps"} {
+				got, err := strconv.ParseFloat(page[i][col], 64)
+				if err != nil || got != w[col].(float64) {
+					t.Errorf("row %d %s: page shows %q, bernamp post gives %v", i, col, page[i][col], w[col])
+				}
+			}
+			for _, col := range []string{"lb", "post", "post_upper", "ub"} {
+				got, err := strconv.ParseFloat(page[i][col], 64)
+				u := ulps(got, w[col].(float64))
+				worst = max(worst, u)
+				if err != nil || u > maxULPs {
+					t.Errorf("row %d %s: page shows %q, bernamp post gives %v (%d ulps apart)", i, col, page[i][col], w[col], u)
+				}
+			}
+			for _, col := range []string{"status", "conjecture"} {
+				if page[i][col] != w[col] {
+					t.Errorf("row %d %s: page shows %q, bernamp post gives %q", i, col, page[i][col], w[col])
+				}
+			}
+		}
+		t.Logf("largest difference between the page and bernamp post: %d ulps", worst)
+		// The summary shows the interval of the first row, as the table does.
+		var sum [3]string
+		s.eval(`['sum-post', 'sum-post-upper', 'sum-status'].map(id => document.getElementById(id).textContent)`, &sum)
+		if sum[0] != page[0]["post"] || sum[1] != page[0]["post_upper"] {
+			t.Errorf("summary [%s, %s], table row 0 [%s, %s]", sum[0], sum[1], page[0]["post"], page[0]["post_upper"])
+		}
+		if sum[2] != want[0]["status"] {
+			t.Errorf("summary status %q, want %v", sum[2], want[0]["status"])
+		}
+		var panels int
+		s.eval(`document.querySelectorAll('#plot > svg').length`, &panels)
+		if panels != 4 { // one per (d, k, c, alpha)
+			t.Errorf("%d plot panels, want 4", panels)
+		}
+	})
+
+	t.Run("bad input shows the CLI's message", func(t *testing.T) {
+		s.t = t
+		for _, tc := range []struct {
+			field string
+			form  map[string]string
+		}{
+			{"c", baseForm("1", "1", "0.7", "5", "1", "")},
+			{"d", baseForm("0", "1", "0.1", "5", "1", "")},
+			{"k", baseForm("1", "two", "0.1", "5", "1", "")},
+			{"alpha", baseForm("1", "1", "0.1", "1", "1", "")},
+			{"eps", baseForm("1", "1", "0.1", "5", "1:0:1", "")},
+			{"timeout", baseForm("1", "1", "0.1", "5", "1", "-1s")},
+		} {
+			s.solve(tc.form)
+			s.waitFor(`document.body.dataset.state === 'invalid'`, 10*time.Second)
+			var got string
+			s.eval(`document.getElementById('err-`+tc.field+`').textContent`, &got)
+			args := []string{"post", "--d", tc.form["d"], "--k", tc.form["k"], "--c", tc.form["c"], "--alpha", tc.form["alpha"], "--eps", tc.form["eps"]}
+			if tc.form["timeout"] != "" {
+				args = append(args, "--timeout", tc.form["timeout"])
+			}
+			_, stderr, code := s.cli(args...)
+			want := strings.TrimSuffix(strings.TrimPrefix(stderr, "bernamp: "), "\n")
+			if code != 2 || got != want {
+				t.Errorf("%s: page shows %q next to the field; bernamp post says %q (exit %d)", tc.field, got, want, code)
+			}
+		}
+	})
+
+	t.Run("cancel stops a long solve", func(t *testing.T) {
+		s.t = t
+		// A grid of 6000 points: minutes in the page, whatever a single
+		// point costs (single slow points keep getting faster).
+		s.solve(baseForm("1:5:1", "1:4:1", "0.01,0.1,0.3", "5,50", "0.1:5:0.1", ""))
+		s.waitFor(`document.body.dataset.state === 'running' && bernampRun.rows.length >= 1`, 60*time.Second)
+		// The page stays responsive during the solve: it answers within
+		// seconds (a page blocked by the solve would answer in minutes).
+		start := time.Now()
+		var state string
+		s.eval(`document.body.dataset.state`, &state)
+		if d := time.Since(start); state != "running" || d > responsive {
+			t.Fatalf("during the solve the page answered %q after %v, want running within %v", state, d, responsive)
+		}
+		solving := s.workers()
+		if len(solving) != 1 {
+			t.Fatalf("%d workers during the solve, want 1", len(solving))
+		}
+		start = time.Now()
+		s.eval(`document.getElementById('cancel').click()`, nil)
+		s.waitFor(`document.body.dataset.state === 'cancelled'`, 5*time.Second)
+		if d := time.Since(start); d > responsive {
+			t.Errorf("cancel took %v, want at most %v", d, responsive)
+		}
+		// The worker that ran the solve is gone, not merely ignored.
+		for slices.Contains(s.workers(), solving[0]) {
+			if time.Since(start) > 10*time.Second {
+				t.Fatalf("the solving worker still exists %v after cancel", time.Since(start))
+			}
+			time.Sleep(50 * time.Millisecond)
+		}
+		t.Logf("the solving worker ended %v after cancel", time.Since(start).Round(time.Millisecond))
+		var shown int
+		s.eval(`document.querySelectorAll('#rows tbody tr').length`, &shown)
+		var progress string
+		s.eval(`document.getElementById('progress').textContent`, &progress)
+		if want := fmt.Sprintf("cancelled after %d of 6000 points", shown); shown >= 6000 || !strings.HasPrefix(progress, want) {
+			t.Errorf("progress line %q with %d rows shown, want it to start %q", progress, shown, want)
+		}
+		time.Sleep(time.Second)
+		var later int
+		s.eval(`document.querySelectorAll('#rows tbody tr').length`, &later)
+		if later != shown {
+			t.Errorf("%d rows a second after cancel, %d at cancel", later, shown)
+		}
+		// A fresh engine answers the next point, and no row of the
+		// cancelled run arrives in its table.
+		s.waitFor(`document.body.dataset.engine === 'ready' && !document.getElementById('solve').disabled`, 30*time.Second)
+		s.solve(baseForm("1", "1", "0.1", "5", "1", ""))
+		s.waitFor(`document.body.dataset.state === 'done'`, 30*time.Second)
+		var n int
+		s.eval(`document.querySelectorAll('#rows tbody tr').length`, &n)
+		if n != 1 {
+			t.Errorf("%d rows after the run that followed the cancel, want 1", n)
+		}
+	})
+
+	t.Run("no request leaves the page's origin", func(t *testing.T) {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		if len(s.requests) == 0 {
+			t.Fatal("no request recorded")
+		}
+		for _, u := range s.requests {
+			if !strings.HasPrefix(u, s.url) {
+				t.Errorf("the page requested %s, outside %s", u, s.url)
+			}
+		}
+	})
+
+	t.Run("the same files from a plain static host", func(t *testing.T) {
+		s.t = t
+		host := httptest.NewServer(http.FileServer(http.Dir("static")))
+		defer host.Close()
+		s.navigate(host.URL + "/")
+		s.solve(baseForm("1", "2", "0.1", "5", "1", ""))
+		s.waitFor(`document.body.dataset.state === 'done'`, 60*time.Second)
+		var status string
+		s.eval(`document.getElementById('sum-status').textContent`, &status)
+		if status != "certified" {
+			t.Errorf("status %q, want certified", status)
+		}
+		s.navigate(s.url)
+	})
+
+	if os.Getenv("BERNAMP_WEB_BENCH") != "" {
+		s.t = t
+		for _, preset := range []string{"fig1-d2", "fig2-d2"} {
+			benchPreset(s, preset)
+		}
+	}
+
+	if path := os.Getenv("BERNAMP_WEB_SCREENSHOT"); path != "" {
+		s.t = t
+		s.eval(`(() => { const p = document.getElementById('preset'); p.value = 'fig3'; p.dispatchEvent(new Event('change')); })()`, nil)
+		s.eval(`document.getElementById('solve').click()`, nil)
+		s.waitFor(`document.body.dataset.state === 'done'`, 5*time.Minute)
+		s.eval(`(() => { const tr = document.querySelector('#rows tbody tr[data-i="119"]'); if (tr) tr.click(); document.getElementById('rows-box').open = false; })()`, nil)
+		var shot struct {
+			Data string `json:"data"`
+		}
+		if err := s.b.page("Page.captureScreenshot", map[string]any{"format": "png", "captureBeyondViewport": true}, &shot); err != nil {
+			t.Fatal(err)
+		}
+		png, err := base64.StdEncoding.DecodeString(shot.Data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, png, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// benchPreset runs a preset of the page, then bernamp post with one worker
+// on the same grid, and logs both times (BERNAMP_WEB_BENCH, docs/web.md).
+func benchPreset(s *session, name string) {
+	t := s.t
+	var f map[string]string
+	s.eval(fmt.Sprintf(`(() => { const p = document.getElementById('preset'); p.value = %q; p.dispatchEvent(new Event('change'));
+		return Object.fromEntries(['d', 'k', 'c', 'alpha', 'eps', 'timeout'].map(k => [k, document.getElementById(k).value])); })()`, name), &f)
+	s.eval(`document.getElementById('solve').click()`, nil)
+	s.waitFor(`document.body.dataset.state === 'done'`, 60*time.Minute)
+	var page struct {
+		N      int      `json:"n"`
+		MS     float64  `json:"ms"`
+		Status []string `json:"status"`
+		Sum    float64  `json:"sum"`
+	}
+	s.eval(`({n: bernampRun.n, ms: bernampRun.ms, status: bernampRun.rows.map(r => r.status), sum: bernampRun.rows.reduce((a, r) => a + r.seconds, 0)})`, &page)
+	start := time.Now()
+	out, stderr, code := s.cli("post", "--d", f["d"], "--k", f["k"], "--c", f["c"], "--alpha", f["alpha"], "--eps", f["eps"],
+		"--timeout", f["timeout"], "--workers", "1", "--format", "csv", "--quiet")
+	native := time.Since(start)
+	if code != 0 {
+		t.Fatalf("bernamp post: exit %d: %s", code, stderr)
+	}
+	count := func(status []string) string {
+		n := map[string]int{}
+		for _, st := range status {
+			n[st]++
+		}
+		return fmt.Sprint(n)
+	}
+	var nat []string
+	for _, line := range strings.Split(strings.TrimSpace(out), "\n")[1:] {
+		f := strings.Split(line, ",")
+		nat = append(nat, f[9])
+	}
+	t.Logf("%s (%d points): page %.2f s (solver %.2f s) %s; bernamp post --workers 1: %.2f s %s; ratio %.2f",
+		name, page.N, page.MS/1000, page.Sum, count(page.Status), native.Seconds(), count(nat), page.MS/1000/native.Seconds())
+}

@@ -1,0 +1,406 @@
+// Package calc is the engine side of the calculator page (web/static): it
+// reads the page's form, whose fields take the values of bernamp post's grid
+// flags as typed (a comma list such as 1,2,4 or a range start:stop:step),
+// validates them with package check and answers one point at a time with
+// bernamp.Post, in JSON. web/wasm exposes it to JavaScript; it is also
+// ordinary Go, so its tests run natively.
+//
+// Messages name the field the way the CLI names the flag ("--c: c is 0.7,
+// must be in (0, 0.5)"), and the grid is the CLI's cartesian product in the
+// order d, k, c, alpha, eps with eps varying fastest, so a page run and
+// bernamp post on the same values give the same rows in the same order.
+package calc
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/bernamp/bernamp"
+	"github.com/bernamp/bernamp/check"
+)
+
+// MaxPoints is the largest grid the page runs (the CLI's limit without
+// --force is 100000; a page keeps every row in memory and draws them).
+const MaxPoints = 10_000
+
+// Form is the page's form, each field as typed.
+type Form struct {
+	D       string `json:"d"`       // dimension of theta: list or range of integers >= 1
+	K       string `json:"k"`       // Bernoulli samples released: list or range of integers >= 1
+	C       string `json:"c"`       // range constant: list or range in (0, 0.5)
+	Alpha   string `json:"alpha"`   // Rényi order: list or range, > 1 and finite
+	Eps     string `json:"eps"`     // RDP level of the mechanism in nats: list or range, >= 0 and finite
+	Timeout string `json:"timeout"` // time limit per point, a Go duration such as 400ms; "" or 0 means none
+}
+
+// FieldError is invalid input in one field of the form.
+type FieldError struct {
+	Field   string `json:"field"`   // d, k, c, alpha, eps or timeout; "" for the grid as a whole
+	Message string `json:"message"` // the CLI's one-line message, such as "--c: c is 0.7, must be in (0, 0.5)"
+}
+
+func (e *FieldError) Error() string { return e.Message }
+
+func fieldErr(field string, err error) *FieldError {
+	return &FieldError{Field: field, Message: fmt.Sprintf("--%s: %v", field, err)}
+}
+
+// Plan is a validated form: the points of the grid, in grid order, and the
+// time limit of each.
+type Plan struct {
+	Points  []bernamp.Params
+	Timeout time.Duration // 0: none
+}
+
+// Parse validates f and expands its grid. The error, a *FieldError, names
+// the first field in the order d, k, c, alpha, eps, timeout that is wrong.
+func Parse(f Form) (*Plan, error) {
+	var (
+		d, k          []int
+		c, alpha, eps []float64
+	)
+	for _, x := range []struct {
+		name, s string
+		dst     *[]int
+		chk     func(int) error
+	}{{"d", f.D, &d, check.D}, {"k", f.K, &k, check.K}} {
+		vs, err := parseInts(x.s)
+		if err != nil {
+			return nil, fieldErr(x.name, err)
+		}
+		for _, v := range vs {
+			if err := x.chk(v); err != nil {
+				return nil, fieldErr(x.name, err)
+			}
+		}
+		*x.dst = vs
+	}
+	for _, x := range []struct {
+		name, s string
+		dst     *[]float64
+		chk     func(float64) error
+	}{{"c", f.C, &c, check.C}, {"alpha", f.Alpha, &alpha, check.Alpha}, {"eps", f.Eps, &eps, check.Eps}} {
+		vs, err := parseFloats(x.s)
+		if err != nil {
+			return nil, fieldErr(x.name, err)
+		}
+		for _, v := range vs {
+			if err := x.chk(v); err != nil {
+				return nil, fieldErr(x.name, err)
+			}
+		}
+		*x.dst = vs
+	}
+	var timeout time.Duration
+	if s := strings.TrimSpace(f.Timeout); s != "" && s != "0" {
+		var err error
+		if timeout, err = time.ParseDuration(s); err != nil {
+			return nil, fieldErr("timeout", fmt.Errorf("%q is not a duration such as 400ms or 30s", s))
+		}
+		if timeout < 0 {
+			return nil, fieldErr("timeout", fmt.Errorf("timeout is %v, must be >= 0", timeout))
+		}
+	}
+	// Each list has at most MaxPoints values (parseInts, parseFloatRange),
+	// so the float product is exact.
+	size := float64(len(d)) * float64(len(k)) * float64(len(c)) * float64(len(alpha)) * float64(len(eps))
+	if size > MaxPoints {
+		return nil, &FieldError{Message: fmt.Sprintf("grid has %.0f points, more than the page's limit of %d; run it with bernamp post", size, MaxPoints)}
+	}
+	pl := &Plan{Timeout: timeout, Points: make([]bernamp.Params, 0, int(size))}
+	for _, dv := range d {
+		for _, kv := range k {
+			for _, cv := range c {
+				for _, av := range alpha {
+					for _, ev := range eps {
+						pl.Points = append(pl.Points, bernamp.Params{D: dv, K: kv, C: cv, Alpha: av, Eps: ev})
+					}
+				}
+			}
+		}
+	}
+	return pl, nil
+}
+
+// Row is the answer at one point: the columns of bernamp post --format json
+// that the page shows, same names, same values. LB <= Post <= PostUpper <=
+// UB is a proved interval for the amplified level; a claim uses PostUpper.
+type Row struct {
+	D           int     `json:"d"`
+	K           int     `json:"k"`
+	C           float64 `json:"c"`
+	Alpha       float64 `json:"alpha"`
+	Eps         float64 `json:"eps"`
+	LB          float64 `json:"lb"`           // Theorem 4 lower bound (below Post)
+	UB          float64 `json:"ub"`           // min(eps, d k r_alpha(c)) (above Post)
+	Post        float64 `json:"post"`         // verified witness value (below Post)
+	PostUpper   float64 `json:"post_upper"`   // proved upper bound (above Post)
+	Status      string  `json:"status"`       // certified, witness or bounds
+	Conjecture  string  `json:"conjecture"`   // proved, open or refuted
+	Method      string  `json:"method"`       // how post_upper was proved
+	UBAsymptote float64 `json:"ub_asymptote"` // d k r_alpha(c), rounded up
+	Seconds     float64 `json:"seconds"`      // wall time, rounded to 1e-4 s
+}
+
+// Solve runs bernamp.Post at p with the CLI's defaults (tol 1e-9, the
+// certificates on) and the time limit given. A cancelled ctx ends the
+// solve early with the bound proved so far, as in the CLI.
+func Solve(ctx context.Context, p bernamp.Params, timeout time.Duration) (Row, error) {
+	r, err := bernamp.Post(ctx, p, &bernamp.Settings{Timeout: timeout})
+	if err != nil {
+		return Row{}, err
+	}
+	return Row{D: r.D, K: r.K, C: r.C, Alpha: r.Alpha, Eps: r.Eps,
+		LB: r.LB, UB: r.UB, Post: r.Post, PostUpper: r.PostUpper, Status: r.Status,
+		Conjecture: r.Conjecture, Method: r.Method, UBAsymptote: r.UBAsymptote,
+		Seconds: math.Round(r.Seconds*1e4) / 1e4}, nil
+}
+
+// The list and range grammar below is the one of bernamp post's grid flags
+// (cmd/bernamp/grid.go, which a package main cannot export); the browser
+// test in web/ checks that the page and the CLI expand a range to the same
+// points.
+const (
+	// rangeTol is the relative slack with which a range includes its stop.
+	rangeTol = 1e-9
+	// rangeDigits is the number of significant digits range values are
+	// rounded to, so that 0.1:0.5:0.1 gives 0.3 and not 0.30000000000000004.
+	rangeDigits = 12
+)
+
+// parseFloats parses a comma list or a start:stop:step range of floats.
+// It checks only that the values are numbers.
+func parseFloats(s string) ([]float64, error) {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return nil, errors.New("empty list")
+	}
+	if strings.Contains(s, ":") {
+		return parseFloatRange(s)
+	}
+	var vs []float64
+	for _, f := range strings.Split(s, ",") {
+		v, err := parseFloat(f)
+		if err != nil {
+			return nil, err
+		}
+		vs = append(vs, v)
+	}
+	return vs, nil
+}
+
+func parseFloat(s string) (float64, error) {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return 0, errors.New("empty value in list")
+	}
+	v, err := strconv.ParseFloat(s, 64)
+	if err != nil {
+		return 0, fmt.Errorf("%q is not a number", s)
+	}
+	return v, nil
+}
+
+// rangeParts splits "start:stop:step" into its three fields.
+func rangeParts(s string) ([3]string, error) {
+	parts := strings.Split(s, ":")
+	if len(parts) != 3 {
+		return [3]string{}, fmt.Errorf("range %q must be start:stop:step", s)
+	}
+	return [3]string{parts[0], parts[1], parts[2]}, nil
+}
+
+// parseFloatRange expands start:stop:step into start + i*step, i = 0, 1,
+// ..., up to stop (included when within rangeTol relative), each rounded to
+// rangeDigits significant digits.
+func parseFloatRange(s string) ([]float64, error) {
+	parts, err := rangeParts(s)
+	if err != nil {
+		return nil, err
+	}
+	var x [3]float64
+	for j, p := range parts {
+		if x[j], err = parseFloat(p); err != nil {
+			return nil, fmt.Errorf("range %q: %v", s, err)
+		}
+		if math.IsNaN(x[j]) || math.IsInf(x[j], 0) {
+			return nil, fmt.Errorf("range %q: %v is not finite", s, x[j])
+		}
+	}
+	start, stop, step := x[0], x[1], x[2]
+	if !(step > 0) {
+		return nil, fmt.Errorf("range %q: step is %v, must be > 0", s, step)
+	}
+	if stop < start {
+		return nil, fmt.Errorf("range %q: stop %v is less than start %v", s, stop, start)
+	}
+	// slack: how far from stop a value may land and still count as stop,
+	// at most half a step so that a fine range gains no value past stop.
+	slack := math.Min(rangeTol*math.Max(math.Max(math.Abs(start), math.Abs(stop)), step), step/2)
+	q := math.Floor((stop - start) / step)
+	if q+1 > MaxPoints {
+		return nil, fmt.Errorf("range %q has more than %d values", s, MaxPoints)
+	}
+	m := int(q)
+	if start+float64(m+1)*step <= stop+slack {
+		m++ // (stop-start)/step rounded down below an integer
+	}
+	vs := make([]float64, 0, m+1)
+	for i := 0; i <= m; i++ {
+		v := start + float64(i)*step
+		if math.Abs(v-stop) <= slack {
+			v = stop
+		} else if v > stop {
+			break // q rounded up past the last value
+		}
+		v, _ = strconv.ParseFloat(strconv.FormatFloat(v, 'g', rangeDigits, 64), 64)
+		if len(vs) > 0 && v <= vs[len(vs)-1] {
+			return nil, fmt.Errorf("range %q: step %v is too small for %d significant digits", s, step, rangeDigits)
+		}
+		vs = append(vs, v)
+	}
+	return vs, nil
+}
+
+// parseInts parses a comma list or a start:stop:step range of integers.
+func parseInts(s string) ([]int, error) {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return nil, errors.New("empty list")
+	}
+	if !strings.Contains(s, ":") {
+		var vs []int
+		for _, f := range strings.Split(s, ",") {
+			v, err := parseInt(f)
+			if err != nil {
+				return nil, err
+			}
+			vs = append(vs, v)
+		}
+		return vs, nil
+	}
+	parts, err := rangeParts(s)
+	if err != nil {
+		return nil, err
+	}
+	var x [3]int
+	for j, p := range parts {
+		if x[j], err = parseInt(p); err != nil {
+			return nil, fmt.Errorf("range %q: %v", s, err)
+		}
+	}
+	start, stop, step := x[0], x[1], x[2]
+	if step <= 0 {
+		return nil, fmt.Errorf("range %q: step is %d, must be > 0", s, step)
+	}
+	if stop < start {
+		return nil, fmt.Errorf("range %q: stop %d is less than start %d", s, stop, start)
+	}
+	// Written so that neither the count nor start + i*step overflows.
+	count := (uint64(stop)-uint64(start))/uint64(step) + 1
+	if count > MaxPoints {
+		return nil, fmt.Errorf("range %q has more than %d values", s, MaxPoints)
+	}
+	vs := make([]int, count)
+	for i := range vs {
+		vs[i] = start + i*step
+	}
+	return vs, nil
+}
+
+func parseInt(s string) (int, error) {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return 0, errors.New("empty value in list")
+	}
+	v, err := strconv.Atoi(s)
+	if err != nil {
+		return 0, fmt.Errorf("%q is not an integer", s)
+	}
+	return v, nil
+}
+
+// Point is one grid point as the page sends it back to SolveJSON.
+type Point struct {
+	D     int     `json:"d"`
+	K     int     `json:"k"`
+	C     float64 `json:"c"`
+	Alpha float64 `json:"alpha"`
+	Eps   float64 `json:"eps"`
+}
+
+// ParseAnswer is the JSON answer of ParseJSON: the points of the grid in
+// grid order and the time limit per point in nanoseconds, or the error.
+type ParseAnswer struct {
+	Points    []Point     `json:"points,omitempty"`
+	TimeoutNS int64       `json:"timeout_ns"`
+	Error     *FieldError `json:"error,omitempty"`
+}
+
+// SolveRequest is the JSON request of SolveJSON.
+type SolveRequest struct {
+	Point     Point `json:"point"`
+	TimeoutNS int64 `json:"timeout_ns"` // 0: none
+}
+
+// SolveAnswer is the JSON answer of SolveJSON: the row or an error.
+type SolveAnswer struct {
+	Row   *Row   `json:"row,omitempty"`
+	Error string `json:"error,omitempty"`
+}
+
+// ParseJSON is Parse from and to JSON: form is a Form, the answer a
+// ParseAnswer.
+func ParseJSON(form []byte) []byte {
+	var f Form
+	if err := json.Unmarshal(form, &f); err != nil {
+		return mustMarshal(ParseAnswer{Error: &FieldError{Message: "calc: bad form: " + err.Error()}})
+	}
+	pl, err := Parse(f)
+	if err != nil {
+		var fe *FieldError
+		if !errors.As(err, &fe) {
+			fe = &FieldError{Message: err.Error()}
+		}
+		return mustMarshal(ParseAnswer{Error: fe})
+	}
+	a := ParseAnswer{TimeoutNS: int64(pl.Timeout), Points: make([]Point, len(pl.Points))}
+	for i, p := range pl.Points {
+		a.Points[i] = Point{D: p.D, K: p.K, C: p.C, Alpha: p.Alpha, Eps: p.Eps}
+	}
+	return mustMarshal(a)
+}
+
+// SolveJSON is Solve from and to JSON: req is a SolveRequest, the answer a
+// SolveAnswer. The point is validated again (bernamp.Post does).
+func SolveJSON(ctx context.Context, req []byte) []byte {
+	var q SolveRequest
+	if err := json.Unmarshal(req, &q); err != nil {
+		return mustMarshal(SolveAnswer{Error: "calc: bad request: " + err.Error()})
+	}
+	if q.TimeoutNS < 0 {
+		return mustMarshal(SolveAnswer{Error: fmt.Sprintf("calc: timeout_ns is %d, must be >= 0", q.TimeoutNS)})
+	}
+	p := bernamp.Params{D: q.Point.D, K: q.Point.K, C: q.Point.C, Alpha: q.Point.Alpha, Eps: q.Point.Eps}
+	r, err := Solve(ctx, p, time.Duration(q.TimeoutNS))
+	if err != nil {
+		return mustMarshal(SolveAnswer{Error: err.Error()})
+	}
+	return mustMarshal(SolveAnswer{Row: &r})
+}
+
+// mustMarshal marshals v, which holds no NaN or Inf (bernamp.Post never
+// returns them) and no unsupported types: an error is a bug.
+func mustMarshal(v any) []byte {
+	b, err := json.Marshal(v)
+	if err != nil {
+		panic("calc: " + err.Error())
+	}
+	return b
+}

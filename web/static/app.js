@@ -1,0 +1,378 @@
+// app.js drives the calculator page: it compiles bernamp.wasm once, runs it
+// in a Web Worker (worker.js), shows each field's error as the CLI words
+// it, and draws the rows as they arrive: the interval of the selected row,
+// a panel per (d, k, c, alpha) against eps as bernamp plot draws it, and
+// the table. Everything is fetched from the page's own directory.
+'use strict';
+
+const $ = (id) => document.getElementById(id);
+const FIELDS = ['d', 'k', 'c', 'alpha', 'eps', 'timeout'];
+const SVGNS = 'http://www.w3.org/2000/svg';
+
+let module = null;   // the compiled WebAssembly.Module, shared by every worker
+let worker = null;
+let engineReady = false;
+let run = null;      // {n, rows, t0, ms, state}
+let parseId = 0;
+let selected = 0;    // index of the row shown in the summary
+let drawTimer = 0;
+
+function setState(s) { document.body.dataset.state = s; }
+
+function setProgress(text) { $('progress').textContent = text; }
+
+function form() {
+  const f = {};
+  for (const name of FIELDS) f[name] = $(name).value;
+  return f;
+}
+
+function clearErrors() {
+  for (const name of FIELDS) {
+    $('err-' + name).textContent = '';
+    $(name).classList.remove('bad');
+  }
+  $('err-grid').textContent = '';
+}
+
+function showError(err) {
+  clearErrors();
+  if (!err) return;
+  if (FIELDS.includes(err.field)) {
+    $('err-' + err.field).textContent = err.message;
+    $(err.field).classList.add('bad');
+  } else {
+    $('err-grid').textContent = err.message;
+  }
+}
+
+async function boot() {
+  boot.t0 = performance.now();
+  try {
+    const resp = await fetch('bernamp.wasm');
+    if (!resp.ok) throw new Error('bernamp.wasm: HTTP ' + resp.status + ' (build it with go generate ./web)');
+    module = await WebAssembly.compile(await resp.arrayBuffer());
+  } catch (err) {
+    setState('fatal');
+    setProgress('The engine did not load: ' + err.message);
+    return;
+  }
+  newWorker();
+}
+
+function newWorker() {
+  engineReady = false;
+  $('solve').disabled = true;
+  worker = new Worker('worker.js');
+  worker.onmessage = onMessage;
+  worker.onerror = (e) => { setState('fatal'); setProgress('The engine failed: ' + e.message); };
+  worker.postMessage({ type: 'init', module });
+}
+
+function onMessage(e) {
+  if (e.target !== worker) return; // a cancelled worker's last words
+  const m = e.data;
+  switch (m.type) {
+    case 'ready':
+      engineReady = true;
+      $('solve').disabled = false;
+      if (document.body.dataset.state === 'loading') {
+        setState('idle');
+        setProgress('Ready: the engine runs in this page.');
+      }
+      document.body.dataset.engine = 'ready';
+      if (window.bernampLoadMs === undefined) window.bernampLoadMs = performance.now() - boot.t0;
+      break;
+    case 'parsed':
+      if (m.answer.error) {
+        showError(m.answer.error);
+        if (m.id === undefined) {
+          setState('invalid');
+          setProgress('Not run: fix the field marked in red.');
+          $('cancel').disabled = true;
+        }
+      } else if (m.id === parseId) {
+        clearErrors();
+      }
+      break;
+    case 'start':
+      clearErrors();
+      run = { n: m.n, rows: [], t0: performance.now(), ms: 0, state: 'running' };
+      window.bernampRun = run;
+      selected = 0;
+      $('rows').tBodies[0].replaceChildren();
+      $('plot').replaceChildren();
+      $('summary').replaceChildren();
+      $('answer').hidden = false;
+      setState('running');
+      break;
+    case 'point': {
+      const p = m.point;
+      setProgress(`point ${m.i + 1} of ${run.n}: d = ${p.d}, k = ${p.k}, c = ${p.c}, α = ${p.alpha}, ε = ${p.eps} · ` +
+        `${secs(performance.now() - run.t0)} s`);
+      break;
+    }
+    case 'row':
+      run.rows.push(m.row);
+      addRow(m.row, m.i);
+      if (m.i === selected) showSummary(m.row);
+      scheduleDraw();
+      break;
+    case 'done':
+      run.ms = performance.now() - run.t0;
+      run.state = 'done';
+      finish();
+      setProgress(`done: ${run.n} point${run.n === 1 ? '' : 's'} in ${secs(run.ms)} s · ${counts(run.rows)}`);
+      setState('done');
+      break;
+    case 'error':
+      finish();
+      setState('error');
+      setProgress('Error: ' + m.message);
+      break;
+    case 'fatal':
+      setState('fatal');
+      setProgress('The engine did not start: ' + m.message);
+      break;
+  }
+}
+
+function finish() {
+  $('cancel').disabled = true;
+  draw();
+}
+
+function secs(ms) { return (ms / 1000).toFixed(2); }
+
+function counts(rows) {
+  const c = {};
+  for (const r of rows) c[r.status] = (c[r.status] || 0) + 1;
+  return Object.entries(c).map(([s, n]) => `${n} ${s}`).join(', ');
+}
+
+function solve(ev) {
+  ev.preventDefault();
+  if (!engineReady || document.body.dataset.state === 'running') return;
+  clearErrors();
+  run = null;
+  setState('checking');
+  $('cancel').disabled = false;
+  setProgress('checking the input…');
+  worker.postMessage({ type: 'run', form: form() });
+}
+
+function cancel() {
+  const st = document.body.dataset.state;
+  if (st !== 'running' && st !== 'checking') return;
+  worker.terminate();
+  $('cancel').disabled = true;
+  const done = run ? run.rows.length : 0;
+  const n = run ? run.n : 0;
+  if (run) { run.state = 'cancelled'; run.ms = performance.now() - run.t0; }
+  setState('cancelled');
+  setProgress(`cancelled after ${done} of ${n} points (${run ? secs(run.ms) : '0.00'} s); the rows shown are complete.`);
+  draw();
+  newWorker();
+}
+
+// Live validation while typing, when the engine is idle.
+function validateSoon() {
+  clearTimeout(validateSoon.t);
+  validateSoon.t = setTimeout(() => {
+    const st = document.body.dataset.state;
+    if (!engineReady || st === 'running' || st === 'checking') return;
+    worker.postMessage({ type: 'parse', id: ++parseId, form: form() });
+  }, 250);
+}
+
+// ---- rows and summary
+
+const COLS = ['d', 'k', 'c', 'alpha', 'eps', 'lb', 'post', 'post_upper', 'ub', 'status', 'conjecture', 'seconds'];
+
+function addRow(r, i) {
+  const tr = document.createElement('tr');
+  tr.dataset.i = i;
+  for (const col of COLS) {
+    const td = document.createElement('td');
+    td.dataset.col = col;
+    td.textContent = String(r[col]);
+    tr.appendChild(td);
+  }
+  tr.addEventListener('click', () => { selected = i; showSummary(r); });
+  $('rows').tBodies[0].appendChild(tr);
+}
+
+const MEANING = {
+  certified: 'post_upper − post ≤ 10⁻⁹ nats is proved over the whole box [c, 1−c]^d: Post is known within that tolerance.',
+  witness: 'post is the value of a verified pair (a lower bound on Post); post_upper is proved but the proof did not close to 10⁻⁹ nats (time or box limit).',
+  bounds: 'only the closed forms ran: lb ≤ Post ≤ ub.',
+};
+const CONJECTURE = {
+  proved: 'The paper’s conjecture Post = LB is proved at this point (post_upper − lb ≤ 10⁻⁹).',
+  open: 'The paper’s conjecture Post = LB is neither proved nor refuted at this point.',
+  refuted: 'A verified pair beats LB: this point refutes the paper’s conjecture Post = LB.',
+};
+
+function el(tag, attrs, text) {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs || {})) e.setAttribute(k, v);
+  if (text !== undefined) e.textContent = text;
+  return e;
+}
+
+function showSummary(r) {
+  const s = $('summary');
+  s.replaceChildren();
+  s.appendChild(el('div', {}, `d = ${r.d}, k = ${r.k}, c = ${r.c}, α = ${r.alpha}, ε = ${r.eps} nats:`));
+  const iv = el('div', { class: 'interval' });
+  iv.append('Post ∈ [');
+  iv.appendChild(el('span', { id: 'sum-post' }, String(r.post)));
+  iv.append(', ');
+  iv.appendChild(el('span', { id: 'sum-post-upper' }, String(r.post_upper)));
+  iv.append(']  ');
+  iv.appendChild(el('span', { id: 'sum-status', class: 'status ' + r.status }, r.status));
+  s.appendChild(iv);
+  s.appendChild(el('div', {}, `lb = ${r.lb} (Theorem 4); ub = ${r.ub}; ` + MEANING[r.status] +
+    ` Claim (α, ${r.post_upper})-RDP for the samples.`));
+  s.appendChild(el('div', {}, (CONJECTURE[r.conjecture] || '') + ` Upper bound by: ${r.method}; ${r.seconds} s.`));
+}
+
+// ---- the plot: one panel per (d, k, c, alpha), values against eps
+
+function scheduleDraw() {
+  if (drawTimer) return;
+  drawTimer = setTimeout(() => { drawTimer = 0; draw(); }, 300);
+}
+
+function draw() {
+  const box = $('plot');
+  box.replaceChildren();
+  if (!run || run.rows.length === 0) return;
+  const groups = new Map();
+  for (const r of run.rows) {
+    const key = [r.d, r.k, r.c, r.alpha].join('|');
+    if (!groups.has(key)) groups.set(key, []);
+    groups.get(key).push(r);
+  }
+  box.appendChild(legend());
+  for (const rows of groups.values()) box.appendChild(panel(rows));
+}
+
+const STYLE = {
+  eps: { stroke: '#787878', 'stroke-width': 1, 'stroke-dasharray': '4 3', fill: 'none' },
+  asym: { stroke: '#2ca02c', 'stroke-width': 1, 'stroke-dasharray': '6 2', fill: 'none' },
+  lb: { stroke: '#9ecae1', 'stroke-width': 4, fill: 'none' },
+  post: { stroke: '#000', 'stroke-width': 0.75, fill: 'none' },
+  upper: { stroke: '#d62728', 'stroke-width': 1.2, fill: 'none' },
+};
+
+function svg(tag, attrs) {
+  const e = document.createElementNS(SVGNS, tag);
+  for (const [k, v] of Object.entries(attrs || {})) e.setAttribute(k, v);
+  return e;
+}
+
+function legend() {
+  const div = el('div', { class: 'legend' });
+  const item = (draw, text) => {
+    const span = el('span');
+    const s = svg('svg', { width: 26, height: 12 });
+    draw(s);
+    span.appendChild(s);
+    span.append(' ' + text);
+    div.appendChild(span);
+  };
+  item((s) => s.appendChild(svg('line', { x1: 1, y1: 6, x2: 25, y2: 6, ...STYLE.eps })), 'ε: post-processing upper bound');
+  item((s) => s.appendChild(svg('line', { x1: 1, y1: 6, x2: 25, y2: 6, ...STYLE.asym })), 'd k r_α(c): asymptote upper bound');
+  item((s) => s.appendChild(svg('line', { x1: 1, y1: 6, x2: 25, y2: 6, ...STYLE.lb })), 'LB: lower bound of Theorem 4');
+  item((s) => s.appendChild(svg('circle', { cx: 13, cy: 6, r: 2.5, fill: '#000' })), 'post, certified: exact within tol');
+  item((s) => s.appendChild(svg('circle', { cx: 13, cy: 6, r: 2.5, fill: '#fff', stroke: '#000' })), 'post, not certified: lower bound only');
+  item((s) => { s.appendChild(svg('line', { x1: 13, y1: 2, x2: 13, y2: 11, ...STYLE.upper })); s.appendChild(svg('line', { x1: 9, y1: 2, x2: 17, y2: 2, ...STYLE.upper })); }, 'post_upper: proved upper bound (not certified)');
+  return div;
+}
+
+function niceTicks(max) {
+  const raw = max / 5;
+  const p = Math.pow(10, Math.floor(Math.log10(raw)));
+  const step = [1, 2, 2.5, 5, 10].map((m) => m * p).find((s) => s >= raw);
+  const ticks = [];
+  for (let v = 0; v <= max + step * 1e-9; v += step) ticks.push(+v.toPrecision(12));
+  return ticks;
+}
+
+function fmt4(v) { return Number(v.toPrecision(4)).toString(); }
+
+function panel(rows) {
+  const W = 330, H = 240, L = 46, R = 10, T = 24, B = 34;
+  const xmax = Math.max(...rows.map((r) => r.eps)) || 1;
+  const ymax = xmax;
+  const X = (x) => L + (W - L - R) * x / xmax;
+  const Y = (y) => H - B - (H - T - B) * Math.min(y, ymax) / ymax;
+  const s = svg('svg', { width: W, height: H, viewBox: `0 0 ${W} ${H}` });
+  const r0 = rows[0];
+  const title = svg('text', { x: L, y: 14 });
+  title.textContent = `d = ${r0.d}, k = ${r0.k}, c = ${r0.c}, α = ${r0.alpha}; d k r_α(c) = ${fmt4(r0.ub_asymptote)}`;
+  s.appendChild(title);
+  for (const t of niceTicks(xmax)) {
+    s.appendChild(svg('line', { x1: X(t), y1: H - B, x2: X(t), y2: H - B + 4, stroke: '#444' }));
+    const tx = svg('text', { x: X(t), y: H - B + 15, 'text-anchor': 'middle' });
+    tx.textContent = String(t);
+    s.appendChild(tx);
+    s.appendChild(svg('line', { x1: L - 4, y1: Y(t), x2: L, y2: Y(t), stroke: '#444' }));
+    const ty = svg('text', { x: L - 6, y: Y(t) + 4, 'text-anchor': 'end' });
+    ty.textContent = String(t);
+    s.appendChild(ty);
+  }
+  s.appendChild(svg('rect', { x: L, y: T, width: W - L - R, height: H - T - B, fill: 'none', stroke: '#444' }));
+  const xl = svg('text', { x: (L + W - R) / 2, y: H - 4, 'text-anchor': 'middle' });
+  xl.textContent = 'ε (nats)';
+  s.appendChild(xl);
+  const yl = svg('text', { x: 12, y: (T + H - B) / 2, 'text-anchor': 'middle', transform: `rotate(-90 12 ${(T + H - B) / 2})` });
+  yl.textContent = 'Post (nats)';
+  s.appendChild(yl);
+  s.appendChild(svg('line', { x1: X(0), y1: Y(0), x2: X(xmax), y2: Y(xmax), ...STYLE.eps }));
+  if (r0.ub_asymptote <= ymax) {
+    s.appendChild(svg('line', { x1: X(0), y1: Y(r0.ub_asymptote), x2: X(xmax), y2: Y(r0.ub_asymptote), ...STYLE.asym }));
+  }
+  const line = (key, style) => {
+    const pts = rows.map((r) => `${X(r.eps).toFixed(2)},${Y(r[key]).toFixed(2)}`).join(' ');
+    s.appendChild(svg('polyline', { points: pts, ...style }));
+  };
+  line('lb', STYLE.lb);
+  const solved = rows.filter((r) => r.status !== 'bounds');
+  if (solved.length) line('post', STYLE.post);
+  for (const r of solved) {
+    if (r.status !== 'certified') {
+      s.appendChild(svg('line', { x1: X(r.eps), y1: Y(r.post), x2: X(r.eps), y2: Y(r.post_upper), ...STYLE.upper }));
+      s.appendChild(svg('line', { x1: X(r.eps) - 3, y1: Y(r.post_upper), x2: X(r.eps) + 3, y2: Y(r.post_upper), ...STYLE.upper }));
+    }
+    const filled = r.status === 'certified';
+    s.appendChild(svg('circle', { cx: X(r.eps), cy: Y(r.post), r: 2.5, fill: filled ? '#000' : '#fff', stroke: '#000' }));
+  }
+  return s;
+}
+
+// ---- presets (presets.json: the grids of testdata/grids)
+
+async function loadPresets() {
+  let presets = [];
+  try {
+    presets = await (await fetch('presets.json')).json();
+  } catch (err) {
+    return;
+  }
+  const sel = $('preset');
+  for (const p of presets) sel.appendChild(el('option', { value: p.name }, p.title));
+  const single = { d: '2', k: '1', c: '0.1', alpha: '5', eps: '1', timeout: '' };
+  sel.addEventListener('change', () => {
+    const p = presets.find((q) => q.name === sel.value) || single;
+    for (const name of FIELDS) $(name).value = p[name] || '';
+    validateSoon();
+  });
+}
+
+$('form').addEventListener('submit', solve);
+$('cancel').addEventListener('click', cancel);
+for (const name of FIELDS) $(name).addEventListener('input', validateSoon);
+loadPresets();
+boot();
