@@ -55,11 +55,11 @@ func constIval(x int64) ival {
 }
 
 func (a ival) add(b ival) ival {
-	return ival{newDown(prec).Add(a.lo, b.lo), newUp(prec).Add(a.hi, b.hi)}
+	return ival{addR(a.lo, b.lo, false), addR(a.hi, b.hi, true)}
 }
 
 func (a ival) sub(b ival) ival {
-	return ival{newDown(prec).Sub(a.lo, b.hi), newUp(prec).Sub(a.hi, b.lo)}
+	return ival{subR(a.lo, b.hi, false), subR(a.hi, b.lo, true)}
 }
 
 func (a ival) neg() ival {
@@ -385,4 +385,39 @@ func invFact(i int, wp uint, upward bool) *big.Float {
 		return t[i][1]
 	}
 	return t[i][0]
+}
+
+// addR returns a + b rounded up (up) or down to prec. big.Float aligns
+// its operands exactly, which at an exponent gap of billions of bits
+// (logits of 1e9 and more) costs gigabytes; where the gap exceeds prec + 16
+// the smaller operand is replaced by 0 or by a tiny number of its sign
+// that is larger in magnitude, whichever keeps the result on the wanted
+// side.
+func addR(a, b *big.Float, up bool) *big.Float {
+	z := newDown(prec)
+	if up {
+		z = newUp(prec)
+	}
+	if a.IsInf() || b.IsInf() || a.Sign() == 0 || b.Sign() == 0 {
+		return z.Add(a, b)
+	}
+	ea, eb := a.MantExp(nil), b.MantExp(nil)
+	big1, small := a, b
+	if eb > ea {
+		big1, small, ea, eb = b, a, eb, ea
+	}
+	if ea-eb <= prec+16 {
+		return z.Add(a, b)
+	}
+	// |small| < 2^eb <= 2^(ea-prec-17): below half an ulp of big1.
+	if (small.Sign() > 0) == up {
+		t := new(big.Float).SetMantExp(big.NewFloat(float64(small.Sign())), ea-prec-16)
+		return z.Add(big1, t) // moved past small, toward the wanted side
+	}
+	return z.Set(big1) // dropping small moves toward the wanted side
+}
+
+// subR returns a - b rounded up (up) or down (see addR).
+func subR(a, b *big.Float, up bool) *big.Float {
+	return addR(a, new(big.Float).Neg(b), up)
 }

@@ -14,8 +14,6 @@ import (
 // binomial weight moved inside g, which is 1-homogeneous).
 type problem struct {
 	a, am1, oma ival // alpha, alpha - 1, 1 - alpha
-	am2, ap1    ival // alpha - 2, alpha + 1
-	caa         ival // alpha (alpha - 1)
 	f, k1, k2   ival
 	rhs         *big.Float // lower end of L0 + Tau
 	bj, bpj, dj []ival     // B_j, B'_j, B_j - B'_j
@@ -41,10 +39,6 @@ func logistic(s end) coord {
 
 // lin returns x B + (1 - x) B' for the coordinate x (both parts positive).
 func lin(x coord, b, bp ival) ival { return x.x.mul(b).add(x.xb.mul(bp)) }
-
-// logUp and logDown bound log x for x >= 0 (log 0 = -inf is never asked:
-// the callers handle zero).
-func logIval(x ival) ival { return x.log() }
 
 // mulHi returns an upper bound of c x for c in the interval c and x in
 // [xlo, xhi], from whichever end of x the signs make largest; lo likewise.
@@ -72,7 +66,7 @@ func (pr *problem) gUpper(uHi, vLo *big.Float) *big.Float {
 	}
 	lu, lv := logBound(uHi, true), logBound(vLo, false)
 	// (1-a) lv is largest at the smallest lv since 1-a < 0.
-	e := newUp(prec).Add(mulHi(pr.a, lu), mulHi(pr.oma, lv))
+	e := addR(mulHi(pr.a, lu), mulHi(pr.oma, lv), true)
 	return expBound(e, true)
 }
 
@@ -82,7 +76,7 @@ func (pr *problem) gLower(uLo, vHi *big.Float) *big.Float {
 		return newDown(prec)
 	}
 	lu, lv := logBound(uLo, false), logBound(vHi, true)
-	e := newDown(prec).Add(mulLo(pr.a, lu), mulLo(pr.oma, lv))
+	e := addR(mulLo(pr.a, lu), mulLo(pr.oma, lv), false)
 	return expBound(e, false)
 }
 
@@ -96,15 +90,15 @@ func (pr *problem) monotone(p1, p2, q1, q2 coord) *big.Float {
 	for j := range pr.bj {
 		u1, u2 := lin(p1, pr.bj[j], pr.bpj[j]), lin(p2, pr.bj[j], pr.bpj[j])
 		v1, v2 := lin(q1, pr.bj[j], pr.bpj[j]), lin(q2, pr.bj[j], pr.bpj[j])
-		fu.Add(fu, pr.gUpper(fmax(u1.hi, u2.hi), fmin(v1.lo, v2.lo)))
+		fu = addR(fu, pr.gUpper(fmax(u1.hi, u2.hi), fmin(v1.lo, v2.lo)), true)
 	}
 	// G(p, q) = g(p, q) + g(1-p, 1-q) >= g(p1, q2) + g(1-p2, 1-q1).
-	gl := newDown(prec).Add(pr.gLower(p1.x.lo, q2.x.hi), pr.gLower(p2.xb.lo, q1.xb.hi))
+	gl := addR(pr.gLower(p1.x.lo, q2.x.hi), pr.gLower(p2.xb.lo, q1.xb.hi), false)
 	// G(q, p) = g(q, p) + g(1-q, 1-p) >= g(q1, p2) + g(1-q2, 1-p1).
-	hl := newDown(prec).Add(pr.gLower(q1.x.lo, p2.x.hi), pr.gLower(q2.xb.lo, p1.xb.hi))
+	hl := addR(pr.gLower(q1.x.lo, p2.x.hi), pr.gLower(q2.xb.lo, p1.xb.hi), false)
 	ub := newUp(prec).Mul(pr.f.hi, fu)
-	ub.Sub(ub, newDown(prec).Mul(pr.k1.lo, gl))
-	ub.Sub(ub, newDown(prec).Mul(pr.k2.lo, hl))
+	ub = subR(ub, newDown(prec).Mul(pr.k1.lo, gl), true)
+	ub = subR(ub, newDown(prec).Mul(pr.k2.lo, hl), true)
 	return ub
 }
 
@@ -227,18 +221,11 @@ func ipow(x ival, n int) ival {
 	case n%2 == 0:
 		return ipow(x, n/2).sqr()
 	}
-	r := x
-	for range n - 1 {
-		r = r.mul(x)
-	}
 	// Odd powers are increasing: the ends' powers are the range.
-	lo := x.lo
-	hi := x.hi
-	l, h := pointIval(lo), pointIval(hi)
+	l, h := pointIval(x.lo), pointIval(x.hi)
 	for range n - 1 {
-		l, h = l.mul(pointIval(lo)), h.mul(pointIval(hi))
+		l, h = l.mul(pointIval(x.lo)), h.mul(pointIval(x.hi))
 	}
-	_ = r
 	return ival{l.lo, h.hi}
 }
 
@@ -257,7 +244,7 @@ func center(x1, x2, mid coord) (m coord, d ival, ok bool) {
 			return coord{}, ival{}, false
 		}
 		cp := pointIval(c)
-		return coord{cp, constIval(1).sub(cp)}, ival{newDown(prec).Sub(x1.x.lo, c), newUp(prec).Sub(x2.x.hi, c)}, true
+		return coord{cp, constIval(1).sub(cp)}, ival{subR(x1.x.lo, c, false), subR(x2.x.hi, c, true)}, true
 	}
 	// 1 - x decreases in x: it ranges over [x2.xb, x1.xb].
 	c := mid.xb.lo
@@ -266,7 +253,7 @@ func center(x1, x2, mid coord) (m coord, d ival, ok bool) {
 	}
 	cp := pointIval(c)
 	// x - m = (1 - m) - (1 - x) = c - xb.
-	return coord{constIval(1).sub(cp), cp}, ival{newDown(prec).Sub(c, x1.xb.hi), newUp(prec).Sub(c, x2.xb.lo)}, true
+	return coord{constIval(1).sub(cp), cp}, ival{subR(c, x1.xb.hi, false), subR(c, x2.xb.lo, true)}, true
 }
 
 // taylor returns an upper bound of psi on the finite box with corners p1 <=
@@ -300,8 +287,8 @@ func (pr *problem) taylor(p1, p2, q1, q2, ms, mt coord, paired bool) *big.Float 
 		rem = rem.add(r[k].mul(ipow(dp, i)).mul(ipow(dq, j)).div(fact))
 	}
 	q := quadMax(c[1], c[2], c[3], c[4], c[5], dp, dq)
-	ub := newUp(prec).Add(c[0].hi, q)
-	return ub.Add(ub, rem.hi)
+	ub := addR(c[0].hi, q, true)
+	return addR(ub, rem.hi, true)
 }
 
 // quadMax returns an upper bound of Q(x, y) = gp x + gq y + (hpp x^2 + 2 hpq
@@ -402,16 +389,16 @@ func (pr *problem) paired(p1, p2, q1, q2 coord) *big.Float {
 		case 2*j < n:
 			u := pr.bj[j].add(pr.bpj[j].mul(op1))
 			v := pr.bj[j].add(pr.bpj[j].mul(oq2))
-			r0.Add(r0, pr.gUpper(u.hi, v.lo))
+			r0 = addR(r0, pr.gUpper(u.hi, v.lo), true)
 		case 2*j > n:
 			u := pr.bpj[j].add(pr.bj[j].mul(op2))
 			v := pr.bpj[j].add(pr.bj[j].mul(oq1))
-			r1.Add(r1, pr.gUpper(u.hi, v.lo))
+			r1 = addR(r1, pr.gUpper(u.hi, v.lo), true)
 		}
 	}
 	half := func(r *big.Float, gLo, gHi func() *big.Float) *big.Float {
 		b := newUp(prec).Mul(pr.f.hi, r)
-		b.Sub(b, pr.k1.lo)
+		b = subR(b, pr.k1.lo, true)
 		if b.Sign() <= 0 {
 			return newUp(prec).Mul(gLo(), b)
 		}
@@ -433,12 +420,12 @@ func (pr *problem) paired(p1, p2, q1, q2 coord) *big.Float {
 	if h0 == nil || h1 == nil {
 		return nil
 	}
-	ub := newUp(prec).Add(h0, h1)
+	ub := addR(h0, h1, true)
 	if n%2 == 0 {
-		ub.Add(ub, newUp(prec).Mul(pr.f.hi, pr.bj[n/2].hi))
+		ub = addR(ub, newUp(prec).Mul(pr.f.hi, pr.bj[n/2].hi), true)
 	}
-	hl := newDown(prec).Add(pr.gLower(q1.x.lo, p2.x.hi), pr.gLower(q2.xb.lo, p1.xb.hi))
-	return ub.Sub(ub, newDown(prec).Mul(pr.k2.lo, hl))
+	hl := addR(pr.gLower(q1.x.lo, p2.x.hi), pr.gLower(q2.xb.lo, p1.xb.hi), false)
+	return subR(ub, newDown(prec).Mul(pr.k2.lo, hl), true)
 }
 
 // pairedThird encloses the third derivatives of psi over the finite box
@@ -571,8 +558,8 @@ func (pr *problem) partial(p1, p2, q1, q2, ms, mt coord, axis int) *big.Float {
 	}
 	q := fmax(side(seg[0].hi, newDown(prec), d.hi), side(seg[0].lo, d.lo, newUp(prec)))
 	cube := ipow(d, 3).mul(r3).div(constIval(6))
-	ub := newUp(prec).Add(a0, q)
-	return ub.Add(ub, fmax(cube.hi, newUp(prec)))
+	ub := addR(a0, q, true)
+	return addR(ub, fmax(cube.hi, newUp(prec)), true)
 }
 
 // quad1 returns an upper bound of b x + c x^2 over x in [x0, x1] (b, c

@@ -93,3 +93,27 @@ func TestBoundsAbovePsi(t *testing.T) {
 		}
 	}
 }
+
+// TestWeights: the binomial weights B_j of Binomial(n, c) add up to 1
+// (their enclosures' sum holds 1 and is narrow), and B'_j = B_(n-j).
+func TestWeights(t *testing.T) {
+	one := big.NewFloat(1)
+	for _, n := range []int{1, 2, 15, 200} {
+		c := &cert{n: n, c: big.NewRat(1, 10), alpha: big.NewRat(5, 1), eps: big.NewRat(1, 1),
+			l0: new(big.Rat), l1: new(big.Rat), l2: new(big.Rat), tau: new(big.Rat), logU: new(big.Rat)}
+		pr := newProblem(c)
+		s, sp := constIval(0), constIval(0)
+		for j := 0; j <= n; j++ {
+			s, sp = s.add(pr.bj[j]), sp.add(pr.bpj[j])
+			if pr.bpj[j].lo.Cmp(pr.bj[n-j].lo) != 0 || pr.bpj[j].hi.Cmp(pr.bj[n-j].hi) != 0 {
+				t.Errorf("n %d: B'_%d != B_%d", n, j, n-j)
+			}
+		}
+		for _, x := range []ival{s, sp} {
+			w := new(big.Float).Sub(x.hi, x.lo)
+			if x.lo.Cmp(one) > 0 || x.hi.Cmp(one) < 0 || w.Cmp(big.NewFloat(1e-30)) > 0 {
+				t.Errorf("n %d: sum of the weights in [%s, %s]", n, x.lo.Text('g', 40), x.hi.Text('g', 40))
+			}
+		}
+	}
+}

@@ -197,26 +197,30 @@ func Check(ctx context.Context, f *certfile.File, o *Options) (Report, error) {
 func newProblem(c *cert) *problem {
 	one := constIval(1)
 	a := ratIval(c.alpha)
-	pr := &problem{a: a, am1: a.sub(one), oma: one.sub(a), am2: a.sub(constIval(2)), ap1: a.add(one)}
-	pr.caa = a.mul(pr.am1)
+	pr := &problem{a: a, am1: a.sub(one), oma: one.sub(a)}
 	pr.f = ratIval(c.logU).neg().exp()
 	einv := pr.am1.mul(ratIval(c.eps)).neg().exp() // 1/E
 	pr.k1, pr.k2 = ratIval(c.l1).mul(einv), ratIval(c.l2).mul(einv)
 	pr.rhs = ratIval(new(big.Rat).Add(c.l0, c.tau)).lo
 	cc := ratIval(c.c)
 	cb := one.sub(cc)
-	pow := func(x ival, k int) ival {
-		r := one
-		for range k {
-			r = r.mul(x)
-		}
-		return r
-	}
+	// Powers c^i and (1-c)^i for i = 0..n, and C(n, j) exactly by
+	// C(n, j) = C(n, j-1) (n-j+1) / j: O(n) steps.
 	n := c.n
+	cp, cbp := make([]ival, n+1), make([]ival, n+1)
+	cp[0], cbp[0] = one, one
+	for i := 1; i <= n; i++ {
+		cp[i], cbp[i] = cp[i-1].mul(cc), cbp[i-1].mul(cb)
+	}
+	binom := big.NewInt(1)
 	for j := 0; j <= n; j++ {
-		bin := intIval(new(big.Int).Binomial(int64(n), int64(j)))
-		b := bin.mul(pow(cc, j)).mul(pow(cb, n-j))
-		bp := bin.mul(pow(cc, n-j)).mul(pow(cb, j))
+		if j > 0 {
+			binom.Mul(binom, big.NewInt(int64(n-j+1)))
+			binom.Quo(binom, big.NewInt(int64(j))) // exact
+		}
+		bin := intIval(binom)
+		b := bin.mul(cp[j]).mul(cbp[n-j])
+		bp := bin.mul(cp[n-j]).mul(cbp[j])
 		pr.bj = append(pr.bj, b)
 		pr.bpj = append(pr.bpj, bp)
 		pr.dj = append(pr.dj, b.sub(bp))

@@ -52,8 +52,8 @@
 //	         independently of the solver, in exact and interval arithmetic:
 //	         bernamp verify [--workers N] FILE...; one line per file,
 //	         accept or reject with the first failing item; exit 0 when all
-//	         are accepted, 1 when one is rejected, 2 when one is unreadable
-//	         (docs/certificates.md, "Exported certificates")
+//	         are accepted, 1 when one is rejected or cannot be read, 2 when
+//	         one is malformed (docs/certificates.md, "Exported certificates")
 //	help     print this text
 //
 // Grid flags (bounds and post). Each takes a comma list such as 1,2,4 or a

@@ -15,7 +15,7 @@ import (
 // runVerify checks certificate files independently of the solver (package
 // verify) and prints one line per file: accept, or reject with the first
 // failing item. Exit status 0 when every file is accepted, 1 when one is
-// rejected, 2 when one cannot be read as a certificate.
+// rejected or cannot be read, 2 when one is malformed (not a certificate).
 func runVerify(ctx context.Context, args []string, stdout io.Writer) error {
 	var o options
 	fs := newFlagSet("verify", &o, 0)
@@ -38,7 +38,7 @@ func runVerify(ctx context.Context, args []string, stdout io.Writer) error {
 		case errors.Is(err, certfile.ErrFormat):
 			return usagef("verify: %s: %v", path, err)
 		case err != nil:
-			return usagef("verify: %v", err)
+			return fmt.Errorf("verify: %v", err) // cannot be read: exit 1, as for every command
 		}
 		certs[i] = f
 	}

@@ -10,8 +10,8 @@ import (
 // TestPostCertificateOutVerify runs post with --certificate-out at two
 // points of Figure 2 and verify on the files written: exit 0 and one
 // accept line per file; a file with its claim lowered is rejected (exit 1,
-// the reason on stdout); an unreadable or malformed file is a usage error
-// (exit 2).
+// the reason on stdout); a malformed file is a usage error (exit 2), a
+// missing one a runtime failure (exit 1).
 func TestPostCertificateOutVerify(t *testing.T) {
 	dir := t.TempDir()
 	code, _, errs := runArgs(t, "post", "--d", "1", "--c", "0.1", "--alpha", "5", "--eps", "1,2", "--certificate-out", dir, "--quiet")
@@ -46,9 +46,12 @@ func TestPostCertificateOutVerify(t *testing.T) {
 	if err := os.WriteFile(junk, []byte(`{"format": "x"}`), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	for _, args := range [][]string{{"verify", junk}, {"verify", filepath.Join(dir, "missing.json")}, {"verify"}} {
-		if code, _, errs := runArgs(t, args...); code != 2 || strings.Count(errs, "\n") != 1 {
-			t.Errorf("%v: exit %d, stderr %q, want 2 and one line", args, code, errs)
+	for _, c := range []struct {
+		args []string
+		code int
+	}{{[]string{"verify", junk}, 2}, {[]string{"verify"}, 2}, {[]string{"verify", filepath.Join(dir, "missing.json")}, 1}} {
+		if code, _, errs := runArgs(t, c.args...); code != c.code || strings.Count(errs, "\n") != 1 {
+			t.Errorf("%v: exit %d, stderr %q, want %d and one line", c.args, code, errs, c.code)
 		}
 	}
 }
