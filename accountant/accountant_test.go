@@ -45,6 +45,19 @@ func TestRead(t *testing.T) {
 		{"json nan", `{"orders": [2], "rdp": [NaN]}`, nil, nil, 0, "rdp[0]: eps is NaN"},
 		{"json inf order", `{"orders": [Infinity], "rdp": [1]}`, nil, nil, 0, "orders[0]"},
 		{"json repeat", `{"orders": [2, 2], "rdp": [1, 1]}`, nil, nil, 0, "index 1: alpha 2 repeats index 0"},
+		// Cases of the former rdp.ReadCSV, the one reader of curves now.
+		{"csv header comments blanks spaces", "# from dp_accounting\nalpha,eps\n\n 1.5, 0.1\n2,0.2\n", []float64{1.5, 2}, []float64{0.1, 0.2}, 0, ""},
+		{"csv unsorted", "3,0.3\n2,0.2\n1.1,0.1\n", []float64{1.1, 2, 3}, []float64{0.1, 0.2, 0.3}, 0, ""},
+		{"csv crlf", "alpha,eps\r\n2,1\r\n4,2\r\n", []float64{2, 4}, []float64{1, 2}, 0, ""},
+		{"csv dip unsorted", "3,0.4\n2,0.5\n", []float64{2, 3}, []float64{0.4, 0.4}, 1, ""},
+		{"csv order below 1", "alpha,eps\n2,0.2\n0.5,0.1\n", nil, nil, 0, "line 3: alpha is 0.5"},
+		{"csv order inf", "inf,1\n", nil, nil, 0, "line 1: alpha"},
+		{"csv one field", "2\n", nil, nil, 0, "line 1: 1 fields"},
+		{"csv alpha not a number", "2,0.5\nx,0.6\n", nil, nil, 0, `line 2: alpha "x" is not a number`},
+		{"csv eps not a number", "2,abc\n", nil, nil, 0, `line 1: eps "abc" is not a number`},
+		{"csv nothing", "", nil, nil, 0, "no alpha,eps records"},
+		{"json not an object", `{"orders": 2}`, nil, nil, 0, "JSON"},
+		{"json empty", `{"orders": [], "rdp": []}`, nil, nil, 0, "no orders"},
 	} {
 		c, w, err := Read(strings.NewReader(tc.in))
 		if tc.err != "" {

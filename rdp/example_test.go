@@ -3,7 +3,6 @@ package rdp_test
 import (
 	"fmt"
 	"log"
-	"strings"
 
 	"github.com/bernamp/bernamp/rdp"
 )
@@ -25,24 +24,6 @@ func ExampleToApprox() {
 	// Output:
 	// balle2020: (2.1657, 1e-05)-DP, attained at alpha = 9.6
 	// mironov2017: (2.5243, 1e-05)-DP, attained at alpha = 10.6
-}
-
-// A curve exported by an accountant, one order per line.
-func ExampleReadCSV() {
-	in := "alpha,eps\n2,0.25\n4,0.5\n8,1\n"
-	c, err := rdp.ReadCSV(strings.NewReader(in))
-	if err != nil {
-		log.Fatal(err)
-	}
-	a, err := rdp.ToApprox(c, 1e-5, rdp.Balle2020)
-	if err != nil {
-		log.Fatal(err)
-	}
-	fmt.Printf("eps = %.4f at alpha = %g\n", a.Eps, a.Order)
-	fmt.Println(a.Warning)
-	// Output:
-	// eps = 2.2141 at alpha = 8
-	// the minimum over orders is at the largest order alpha = 8: larger orders might give a smaller eps
 }
 
 // Randomized response that is ln(3)-DP tells the truth with probability

@@ -1,7 +1,8 @@
 // Package rdp holds Rényi differential privacy curves: the RDP level
 // eps(alpha) of a mechanism at a list of orders alpha, as privacy
 // accountants export them, the curves of three standard mechanisms, and the
-// conversion of a curve to an (eps, delta)-DP guarantee.
+// conversion of a curve to an (eps, delta)-DP guarantee. Reading and writing
+// an accountant's curve (CSV or JSON, with inf orders) is package accountant's.
 //
 // A mechanism M is (alpha, eps)-RDP when R_alpha(M(D) || M(D')) <= eps for
 // every pair of neighbouring datasets, with
@@ -15,14 +16,10 @@
 package rdp
 
 import (
-	"encoding/csv"
 	"errors"
 	"fmt"
-	"io"
 	"math"
 	"slices"
-	"strconv"
-	"strings"
 
 	"github.com/bernamp/bernamp/bounds"
 	"github.com/bernamp/bernamp/check"
@@ -316,85 +313,6 @@ func RRProb(eps0 float64) float64 {
 		panic("rdp: eps0 must be >= 0")
 	}
 	return 1 / (1 + math.Exp(-eps0))
-}
-
-// ReadCSV reads an RDP curve from CSV with two columns, alpha then eps, one
-// order per record, as accountants export it (e.g. dp_accounting's
-// RdpAccountant orders and _rdp arrays side by side). A first record whose
-// first field is not a number is taken as a header; records starting with
-// '#' are comments; blank lines are skipped. Records may come in any order
-// of alpha and are sorted. It returns an error naming the line of the first
-// bad record: not exactly two fields, a field that is not a number, alpha
-// <= 1 or not finite, eps < 0 or not finite, a repeated alpha, or eps
-// decreasing in alpha.
-func ReadCSV(r io.Reader) (Curve, error) {
-	cr := csv.NewReader(r)
-	cr.Comment = '#'
-	cr.FieldsPerRecord = -1 // checked below, with the line number
-	cr.TrimLeadingSpace = true
-	type row struct {
-		alpha, eps float64
-		line       int
-	}
-	var rows []row
-	for first := true; ; first = false {
-		rec, err := cr.Read()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return Curve{}, fmt.Errorf("rdp.ReadCSV: %w", err)
-		}
-		line, _ := cr.FieldPos(0)
-		if len(rec) != 2 {
-			return Curve{}, fmt.Errorf("rdp.ReadCSV: line %d: %d fields, want 2 (alpha,eps)", line, len(rec))
-		}
-		a, errA := strconv.ParseFloat(strings.TrimSpace(rec[0]), 64)
-		if first && errA != nil {
-			continue // header
-		}
-		if errA != nil {
-			return Curve{}, fmt.Errorf("rdp.ReadCSV: line %d: alpha %q is not a number", line, rec[0])
-		}
-		e, err := strconv.ParseFloat(strings.TrimSpace(rec[1]), 64)
-		if err != nil {
-			return Curve{}, fmt.Errorf("rdp.ReadCSV: line %d: eps %q is not a number", line, rec[1])
-		}
-		if err := check.Alpha(a); err != nil {
-			return Curve{}, fmt.Errorf("rdp.ReadCSV: line %d: %w", line, err)
-		}
-		if err := check.Eps(e); err != nil {
-			return Curve{}, fmt.Errorf("rdp.ReadCSV: line %d: %w", line, err)
-		}
-		rows = append(rows, row{a, e, line})
-	}
-	if len(rows) == 0 {
-		return Curve{}, errors.New("rdp.ReadCSV: no alpha,eps records")
-	}
-	slices.SortStableFunc(rows, func(x, y row) int {
-		switch {
-		case x.alpha < y.alpha:
-			return -1
-		case x.alpha > y.alpha:
-			return 1
-		}
-		return 0
-	})
-	c := Curve{Orders: make([]float64, len(rows)), Eps: make([]float64, len(rows))}
-	for i, x := range rows {
-		if i > 0 {
-			prev := rows[i-1]
-			if x.alpha == prev.alpha {
-				return Curve{}, fmt.Errorf("rdp.ReadCSV: line %d: alpha %v repeats line %d", x.line, x.alpha, prev.line)
-			}
-			if x.eps < prev.eps {
-				return Curve{}, fmt.Errorf("rdp.ReadCSV: line %d: eps %v at alpha %v is below eps %v at alpha %v (line %d); an RDP curve is nondecreasing in alpha",
-					x.line, x.eps, x.alpha, prev.eps, prev.alpha, prev.line)
-			}
-		}
-		c.Orders[i], c.Eps[i] = x.alpha, x.eps
-	}
-	return c, nil
 }
 
 // RRTruthProb returns the probability of the true bit of binary randomized

@@ -200,50 +200,6 @@ func TestValidate(t *testing.T) {
 	}
 }
 
-func TestReadCSV(t *testing.T) {
-	t.Parallel()
-	for _, tc := range []struct {
-		desc, in string
-		orders   []float64 // nil: want an error
-		eps      []float64
-		errHas   string // a substring of the error
-	}{
-		{"plain", "2,0.5\n3,0.75\n", []float64{2, 3}, []float64{0.5, 0.75}, ""},
-		{"header comments blanks spaces", "# from dp_accounting\nalpha,eps\n\n 1.5, 0.1\n2,0.2\n", []float64{1.5, 2}, []float64{0.1, 0.2}, ""},
-		{"unsorted", "3,0.3\n2,0.2\n1.1,0.1\n", []float64{1.1, 2, 3}, []float64{0.1, 0.2, 0.3}, ""},
-		{"crlf", "alpha,eps\r\n2,1\r\n4,2\r\n", []float64{2, 4}, []float64{1, 2}, ""},
-		{"order 1", "1,0.1\n2,0.2\n", nil, nil, "line 1: alpha is 1, must be > 1"},
-		{"order below 1", "alpha,eps\n2,0.2\n0.5,0.1\n", nil, nil, "line 3: alpha is 0.5"},
-		{"eps negative", "2,-0.1\n", nil, nil, "line 1: eps is -0.1"},
-		{"eps NaN", "2,NaN\n", nil, nil, "eps is NaN"},
-		{"eps inf", "2,inf\n", nil, nil, "eps is +Inf"},
-		{"non-monotone", "2,0.5\n3,0.4\n", nil, nil, "line 2: eps 0.4 at alpha 3 is below eps 0.5 at alpha 2"},
-		{"non-monotone unsorted", "3,0.4\n2,0.5\n", nil, nil, "line 1: eps 0.4 at alpha 3 is below"},
-		{"repeated order", "2,0.5\n2,0.5\n", nil, nil, "line 2: alpha 2 repeats line 1"},
-		{"three fields", "2,0.5,1\n", nil, nil, "line 1: 3 fields, want 2"},
-		{"one field", "2\n", nil, nil, "line 1: 1 fields"},
-		{"not a number", "2,0.5\nx,0.6\n", nil, nil, `line 2: alpha "x" is not a number`},
-		{"eps not a number", "2,abc\n", nil, nil, `line 1: eps "abc" is not a number`},
-		{"empty", "", nil, nil, "no alpha,eps records"},
-		{"header only", "alpha,eps\n", nil, nil, "no alpha,eps records"},
-	} {
-		c, err := ReadCSV(strings.NewReader(tc.in))
-		if tc.orders == nil {
-			if err == nil || !strings.Contains(err.Error(), tc.errHas) {
-				t.Errorf("%s: error %v, want one containing %q", tc.desc, err, tc.errHas)
-			}
-			continue
-		}
-		if err != nil {
-			t.Errorf("%s: %v", tc.desc, err)
-			continue
-		}
-		if !slices.Equal(c.Orders, tc.orders) || !slices.Equal(c.Eps, tc.eps) {
-			t.Errorf("%s: got %v %v, want %v %v", tc.desc, c.Orders, c.Eps, tc.orders, tc.eps)
-		}
-	}
-}
-
 func TestToApproxEdges(t *testing.T) {
 	t.Parallel()
 	flat := Curve{Orders: []float64{2, 4, 8}, Eps: []float64{1, 1, 1}}

@@ -64,12 +64,15 @@ func One(ctx context.Context, k int, c, alpha, eps float64, s *Settings) (*Resul
 	pp := bounds.P(alpha, eps)
 	res := &Result{Upper: ub, Method: MethodClosedForm}
 	best := point{pp, pp}
-	bestLog := p.logF(pp, pp)
-	if lb := bounds.Lower(1, k, c, alpha, eps); lb*(alpha-1) > bestLog {
+	// bestLog is on the low side of log F at the witness (f - e), so that
+	// Lower is the value of a feasible point rounded down.
+	f, e := p.logF(pp, pp)
+	bestLog := f - e
+	if lb := lowerLB(bounds.Lower(1, k, c, alpha, eps)); lb*(alpha-1) > bestLog {
 		bestLog = lb * (alpha - 1)
 	}
 	finish := func() (*Result, error) {
-		res.Lower = math.Min(bestLog/(alpha-1), res.Upper)
+		res.Lower = math.Min(bestLog/(alpha-1)*(1-4*u), res.Upper)
 		res.Corners = []string{"0", "1"}
 		res.P = []float64{1 - best.xb, best.xb}
 		res.Q = []float64{best.y, 1 - best.y}
@@ -155,7 +158,7 @@ const (
 // they are within tol). No search runs: its float64 evaluations of (alpha-1)
 // R_alpha cannot resolve tol there.
 func nearOne(res *Result, d, k int, c, alpha, eps, tol float64, start time.Time) *Result {
-	res.Lower = math.Min(bounds.Lower(d, k, c, alpha, eps), res.Upper)
+	res.Lower = math.Min(lowerLB(bounds.Lower(d, k, c, alpha, eps)), res.Upper)
 	pp := bounds.P(alpha, eps)
 	res.Corners = []string{ConstCorner(0, d), ConstCorner(1, d)}
 	res.P, res.Q = []float64{pp, 1 - pp}, []float64{1 - pp, pp}
@@ -176,6 +179,15 @@ func nearOne(res *Result, d, k int, c, alpha, eps, tol float64, start time.Time)
 	res.Stats.Runtime = time.Since(start)
 	return res
 }
+
+// lbPad is the relative amount by which One and nearOne lower the Theorem 4
+// bound (bounds.Lower, documented accurate to a few ulps relative; measured
+// within 10 ulps, 2e-15, of 60-digit references near alpha = 1,
+// one_near_one.csv) before reporting it as Lower, so that Lower stays below
+// the true LB; 8e-15 keeps Lower within 1e-14 of LB.
+const lbPad = 8e-15
+
+func lowerLB(lb float64) float64 { return lb * (1 - lbPad) }
 
 // MaxCornerName is the largest d whose constant corners ConstCorner
 // spells out bit by bit.
@@ -202,13 +214,15 @@ type one struct {
 	logE  float64 // (alpha-1) eps
 	lb    []float64
 	terms []float64
-	fs    []float64 // scratch: log F at polygon vertices
+	errs  []float64 // scratch: the error bounds e_m of the terms (logF)
+	fs    []float64 // scratch: log F at polygon vertices, high side
+	es    []float64 // scratch: their error bounds
 	evals int
 	cuts  int
 }
 
 func newOne(k int, c, alpha, eps float64) *one {
-	p := &one{k: k, a: alpha, logE: (alpha - 1) * eps, lb: make([]float64, k+1), terms: make([]float64, k+1)}
+	p := &one{k: k, a: alpha, logE: (alpha - 1) * eps, lb: make([]float64, k+1), terms: make([]float64, k+1), errs: make([]float64, k+1)}
 	for m := range p.lb {
 		p.lb[m] = logspace.BinomPMF(m, k, c, 1-c)
 	}
@@ -222,16 +236,68 @@ func logs(xb, y float64) (lx, lxb, ly, l1y float64) {
 	return math.Log1p(-xb), math.Log(xb), math.Log(y), math.Log1p(-y)
 }
 
-// logF returns log F at (xb, y).
-func (p *one) logF(xb, y float64) float64 {
+// u is the unit roundoff of float64, 2^-53: a correctly rounded operation
+// (and Go's log, log1p and exp, within 1 ulp) errs by at most 2u relative.
+const u = 0x1p-53
+
+// logF returns log F at (xb, y) as computed in float64, and e >= 0, a bound
+// on its absolute error (the true log F is within [f - e, f + e]), from the
+// rounding model of docs/certificates.md ("d = 1"):
+//
+//   - log x, log xb, log y, log(1-y): 1 ulp, at most 2u |.|;
+//   - lb[m] (logspace.BinomPMF): a few ulps of its size, taken as 16u (|lb| + 1);
+//   - lu = log(x b(m) + xb b(k-m)) by logspace.Add, 1-Lipschitz in its inputs
+//     plus 4u (|lu| + 1) of its own; the same for lv; so
+//     |err lu| <= 20u S_u,  S_u = |log x| + |log xb| + |lb[m]| + |lb[k-m]| + |lu| + 4;
+//   - t_m = a lu + (1-a) lv: |err t_m| <= e_m = 20u (a S_u + (a-1) S_v) + u |t_m|;
+//   - log-sum-exp, M = max t_m, s = sum exp(t_m - M): the term errors move the
+//     result by at most log sum w_m e^(e_m) <= sum w_m e_m (1 + e_m), w_m the
+//     weights exp(t_m - M)/s (doubled below for their own rounding and the
+//     e_m^2 term, e_m < 1e-6 always); the exps, the sum of k+1 terms and the
+//     final log and add err by (k + 4) u + u (|t_m - M| weighted, |log s|, |M|, |f|).
+//
+// That error is about 1e-15 to 1e-14 absolute: small in log F, but One
+// divides log F by alpha - 1, so at alpha = 1.01 it is 1e-12 nats, more than
+// the relative padding (relPad) covers at a small Post. Components that are
+// -Inf (a zero mass) contribute exactly 0 and are skipped.
+func (p *one) logF(xb, y float64) (f, e float64) {
 	p.evals++
 	lx, lxb, ly, l1y := logs(xb, y)
+	ax, ay := fin(lx)+fin(lxb), fin(ly)+fin(l1y)
+	mx := math.Inf(-1)
 	for m := 0; m <= p.k; m++ {
 		lu := logspace.Add(lx+p.lb[m], lxb+p.lb[p.k-m])
 		lv := logspace.Add(ly+p.lb[m], l1y+p.lb[p.k-m])
-		p.terms[m] = p.a*lu + (1-p.a)*lv
+		t := p.a*lu + (1-p.a)*lv
+		p.terms[m] = t
+		lbs := fin(p.lb[m]) + fin(p.lb[p.k-m])
+		su := ax + lbs + fin(lu) + 4
+		sv := ay + lbs + fin(lv) + 4
+		p.errs[m] = 20*u*(p.a*su+(p.a-1)*sv) + u*fin(t)
+		mx = max(mx, t)
 	}
-	return logspace.Sum(p.terms)
+	if math.IsInf(mx, 0) {
+		return mx, 0 // every term is 0 (never at a point of the square), or F = +Inf
+	}
+	var s, we float64
+	for m, t := range p.terms {
+		if w := math.Exp(t - mx); w > 0 {
+			s += w
+			we += w * (p.errs[m] + u*(mx-t))
+		}
+	}
+	f = mx + math.Log(s)
+	e = 2*we/s + u*(float64(p.k+4)+math.Abs(math.Log(s))+math.Abs(mx)+math.Abs(f))
+	return f, e
+}
+
+// fin returns |x| for finite x and 0 for +-Inf (a term that is exactly 0 or
+// whose rounding does not matter).
+func fin(x float64) float64 {
+	if math.IsInf(x, 0) {
+		return 0
+	}
+	return math.Abs(x)
 }
 
 // powTerm returns log(u^a v^(1-a)) from log u and log v, with 0^a v^(1-a) = 0
@@ -404,9 +470,11 @@ func (p *one) bound(b *box, best *point, bestLog *float64) *box {
 		// the projections of both (when infeasible) tightens the polygon
 		// on both sides of its best corner.
 		top, second := -1, -1
-		fs := p.fs[:0]
+		fs, es := p.fs[:0], p.es[:0]
 		for i, v := range poly {
-			fs = append(fs, p.logF(v.xb, v.y))
+			f, e := p.logF(v.xb, v.y)
+			fs = append(fs, f+e) // the high side: the box bound
+			es = append(es, e)
 			switch {
 			case top < 0 || fs[i] > fs[top]:
 				top, second = i, top
@@ -414,11 +482,11 @@ func (p *one) bound(b *box, best *point, bestLog *float64) *box {
 				second = i
 			}
 		}
-		p.fs = fs
+		p.fs, p.es = fs, es
 		topLog := fs[top]
 		b.bound = math.Min(topLog, p.logE)
 		if p.feasible(poly[top].xb, poly[top].y) {
-			p.offer(poly[top], topLog, best, bestLog)
+			p.offer(poly[top], topLog-2*es[top], best, bestLog)
 			return b
 		}
 		if round == maxRounds {
@@ -434,7 +502,8 @@ func (p *one) bound(b *box, best *point, bestLog *float64) *box {
 				continue
 			}
 			cutAny = true
-			p.offer(q, p.logF(q.xb, q.y), best, bestLog)
+			f, e := p.logF(q.xb, q.y)
+			p.offer(q, f-e, best, bestLog)
 			for c := 1; c <= 2; c++ {
 				b.cuts = append(b.cuts, p.tangent(c, q.xb, q.y))
 			}

@@ -193,3 +193,27 @@ func TestOneMonotone(t *testing.T) {
 		}
 	}
 }
+
+// TestOneNearOneAgainstReference: at orders alpha = 1.0001 to 1.05 and eps
+// down to 1e-3, where One works on (alpha-1) R and its float64 error is
+// divided by alpha - 1, One's Upper is at or above, and its Lower at or
+// below, Post computed at 60 digits (testdata/ref/one_near_one.csv: d = 1,
+// k = 1, where Post = LB by Theorem 4). Before the evaluation error of log F
+// entered the bound (logF's e), Lower exceeded Post by up to 1.2e-12 here.
+func TestOneNearOneAgainstReference(t *testing.T) {
+	t.Parallel()
+	rows, _ := testref.Floats(t, "../testdata/ref/one_near_one.csv", 5, 108)
+	for _, v := range rows {
+		k, c, alpha, eps, post := int(v[0]), v[1], v[2], v[3], v[4]
+		r, err := One(context.Background(), k, c, alpha, eps, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !(r.Upper >= post) || !(r.Lower <= post) {
+			t.Errorf("k=%d c=%v alpha=%v eps=%v: [%.17g, %.17g] does not hold Post %.17g (status %v)", k, c, alpha, eps, r.Lower, r.Upper, post, r.Status)
+		}
+		if !NearOne(alpha, DefaultTol) && r.Status != Certified {
+			t.Errorf("k=%d c=%v alpha=%v eps=%v: status %v, gap %.3g", k, c, alpha, eps, r.Status, r.Upper-r.Lower)
+		}
+	}
+}

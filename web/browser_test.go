@@ -177,6 +177,13 @@ func (s *session) waitFor(cond string, limit time.Duration) {
 // field) and clicks Solve with the mouse.
 func (s *session) solve(fields map[string]string) {
 	s.t.Helper()
+	s.submit(fields, "solve")
+}
+
+// submit types the fields as solve does and clicks the button with id
+// button with the mouse.
+func (s *session) submit(fields map[string]string, button string) {
+	s.t.Helper()
 	for _, name := range slices.Sorted(maps.Keys(fields)) {
 		v := fields[name]
 		sel := fmt.Sprintf(`(() => { const e = document.getElementById(%q); e.focus(); e.select(); if (%q === '') { e.value = ''; e.dispatchEvent(new Event('input')); } })()`, name, v)
@@ -189,7 +196,7 @@ func (s *session) solve(fields map[string]string) {
 		}
 	}
 	var at struct{ X, Y float64 }
-	s.eval(`(() => { const r = document.getElementById('solve').getBoundingClientRect(); return {X: r.x + r.width / 2, Y: r.y + r.height / 2}; })()`, &at)
+	s.eval(`(() => { const b = document.getElementById(`+strconv.Quote(button)+`); b.scrollIntoView({block: 'center'}); const r = b.getBoundingClientRect(); return {X: r.x + r.width / 2, Y: r.y + r.height / 2}; })()`, &at)
 	for _, typ := range []string{"mousePressed", "mouseReleased"} {
 		if err := s.b.page("Input.dispatchMouseEvent", map[string]any{"type": typ, "x": at.X, "y": at.Y, "button": "left", "clickCount": 1}, nil); err != nil {
 			s.t.Fatal(err)
@@ -358,6 +365,112 @@ func TestBrowser(t *testing.T) {
 			if code != 2 || got != want {
 				t.Errorf("%s: page shows %q next to the field; bernamp post says %q (exit %d)", tc.field, got, want, code)
 			}
+		}
+	})
+
+	t.Run("pasted curve equals bernamp curve --in", func(t *testing.T) {
+		s.t = t
+		// An accountant's curve as CSV (header, a comment, inf, unsorted),
+		// typed into the textarea; the kernel certifies within the default
+		// limits, so the answer does not depend on the machine's speed.
+		const curve = "# from an accountant\nalpha,eps\n8,1.5\n2,0.25\n4,0.6\n63,inf\n"
+		form := map[string]string{"curve": curve, "curve-d": "1", "curve-k": "2", "curve-c": "0.2", "curve-delta": "1e-6", "curve-timeout": ""}
+		s.submit(form, "amplify")
+		s.waitFor(`document.body.dataset.state === 'done' && bernampCurveRun && bernampCurveRun.summary`, 60*time.Second)
+		var page []map[string]string
+		s.eval(`[...document.querySelectorAll('#curve-rows tbody tr')].map(tr =>
+			Object.fromEntries([...tr.children].map(td => [td.dataset.col, td.textContent])))`, &page)
+		var sum [2]string
+		s.eval(`['curve-sum-bernamp', 'curve-sum-mechanism'].map(id => document.getElementById(id).textContent)`, &sum)
+		file := filepath.Join(t.TempDir(), "curve.csv")
+		if err := os.WriteFile(file, []byte(curve), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		out, stderr, code := s.cli("curve", "--in", file, "--d", "1", "--k", "2", "--c", "0.2", "--delta", "1e-6", "--format", "json", "--no-timing")
+		if code != 0 {
+			t.Fatalf("bernamp curve: exit %d: %s", code, stderr)
+		}
+		var want struct {
+			Orders []struct {
+				Alpha  float64  `json:"alpha"`
+				Eps    *float64 `json:"eps"` // null: inf
+				Status string   `json:"status"`
+			} `json:"orders"`
+			Summary []struct {
+				Bound string   `json:"bound"`
+				Eps   *float64 `json:"eps"`
+			} `json:"summary"`
+		}
+		// The bounds by column name, as the page names its cells.
+		var raw struct {
+			Orders []map[string]any `json:"orders"`
+		}
+		if err := json.Unmarshal([]byte(out), &want); err != nil {
+			t.Fatal(err)
+		}
+		if err := json.Unmarshal([]byte(out), &raw); err != nil {
+			t.Fatal(err)
+		}
+		if len(page) != len(want.Orders) || len(page) != 4 {
+			t.Fatalf("page shows %d orders, bernamp curve gives %d, want 4", len(page), len(want.Orders))
+		}
+		worst := uint64(0)
+		for i, w := range want.Orders {
+			if got, err := strconv.ParseFloat(page[i]["alpha"], 64); err != nil || got != w.Alpha {
+				t.Errorf("order %d: page shows alpha %q, bernamp curve %v", i, page[i]["alpha"], w.Alpha)
+			}
+			wantEps := "inf"
+			if w.Eps != nil {
+				wantEps = strconv.FormatFloat(*w.Eps, 'g', -1, 64)
+			}
+			if page[i]["eps"] != wantEps {
+				t.Errorf("order %d: page shows eps %q, bernamp curve %s", i, page[i]["eps"], wantEps)
+			}
+			for _, col := range []string{"lb", "post", "post_upper"} {
+				got, err := strconv.ParseFloat(page[i][col], 64)
+				u := ulps(got, raw.Orders[i][col].(float64))
+				worst = max(worst, u)
+				if err != nil || u > maxULPs {
+					t.Errorf("order %d %s: page shows %q, bernamp curve gives %v (%d ulps apart)", i, col, page[i][col], raw.Orders[i][col], u)
+				}
+			}
+			if page[i]["status"] != w.Status {
+				t.Errorf("order %d: page shows status %q, bernamp curve %q", i, page[i]["status"], w.Status)
+			}
+		}
+		// The summary: the same conversion of levels a few ulps apart; the
+		// conversion's own logs add a few more.
+		for j, bound := range []string{"bernamp", "mechanism"} {
+			for _, w := range want.Summary {
+				if w.Bound != bound {
+					continue
+				}
+				got, err := strconv.ParseFloat(sum[j], 64)
+				u := ulps(got, *w.Eps)
+				worst = max(worst, u)
+				if err != nil || u > 4*maxULPs {
+					t.Errorf("summary %s: page shows %q, bernamp curve gives %v (%d ulps apart)", bound, sum[j], *w.Eps, u)
+				}
+			}
+		}
+		t.Logf("largest difference between the page and bernamp curve --in: %d ulps", worst)
+
+		// A bad curve: the reader's message, as the CLI prints it without
+		// the file name.
+		bad := "alpha,eps\n2,0.5\n2,1\n"
+		form["curve"] = bad
+		s.submit(form, "amplify")
+		s.waitFor(`document.body.dataset.state === 'invalid'`, 10*time.Second)
+		var got string
+		s.eval(`document.getElementById('err-curve').textContent`, &got)
+		badFile := filepath.Join(t.TempDir(), "bad.csv")
+		if err := os.WriteFile(badFile, []byte(bad), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		_, stderr, code = s.cli("curve", "--in", badFile)
+		wantMsg := strings.Replace(strings.TrimSuffix(strings.TrimPrefix(stderr, "bernamp: "), "\n"), badFile+": ", "", 1)
+		if code != 2 || got != wantMsg {
+			t.Errorf("bad curve: page shows %q; bernamp curve says %q (exit %d)", got, wantMsg, code)
 		}
 	})
 

@@ -171,7 +171,7 @@ func runCalibrate(ctx context.Context, args []string, stdout, stderr io.Writer) 
 			if co.mechanism != "" {
 				return usagef("--in: give either --in or --mechanism, not both")
 			}
-			c, warnings, err := readCurves(co.in)
+			c, warnings, err := readCurves(co.in, o.maxMem)
 			if err != nil {
 				return err
 			}

@@ -58,6 +58,7 @@ type surveyOptions struct {
 	maxBoxes int
 	tol      float64
 	timeout  time.Duration
+	memFlag  string // --max-memory
 	workers  int
 	out      string
 	noTiming bool
@@ -77,6 +78,7 @@ func runConjecture(ctx context.Context, args []string, stdout, stderr io.Writer,
 	fs.Float64Var(&o.tol, "tol", certify.DefaultTol, "gap upper - lb in nats that counts as proved, > 0")
 	fs.DurationVar(&o.timeout, "timeout", 10*time.Second, "time limit per point, 0 means none")
 	fs.IntVar(&o.workers, "workers", runtime.GOMAXPROCS(0), "points certified in parallel, >= 1")
+	fs.StringVar(&o.memFlag, "max-memory", "1GiB", "memory cap by estimate, e.g. 512MiB: --workers x --max-boxes boxes of 4KiB must fit")
 	fs.StringVar(&o.out, "out", "", "CSV file of one row per point, flushed row by row (default none)")
 	fs.BoolVar(&o.noTiming, "no-timing", false, "write 0 as seconds and leave the times out of the summary")
 	fs.BoolVar(&o.quiet, "quiet", false, "no progress line on stderr")
@@ -103,6 +105,18 @@ func runConjecture(ctx context.Context, args []string, stdout, stderr io.Writer,
 	case o.workers < 1:
 		return usagef("--workers: workers is %d, must be >= 1", o.workers)
 	}
+	maxMem, err := parseBytes(o.memFlag)
+	if err != nil {
+		return usagef("--max-memory: %v", err)
+	}
+	// Each point in flight may hold --max-boxes boxes: fewer workers run
+	// when they do not all fit (the rows do not depend on --workers), and
+	// the run is refused when one point alone does not.
+	perPoint := float64(o.maxBoxes) * surveyBoxBytes
+	if perPoint > float64(maxMem) {
+		return usagef("--max-boxes: %d boxes x %d bytes is about %.3g bytes a point, more than --max-memory %s", o.maxBoxes, surveyBoxBytes, perPoint, o.memFlag)
+	}
+	o.workers = max(1, min(o.workers, int(float64(maxMem)/perPoint)))
 	pts, err := certify.SurveyPoints(o.box, o.points, o.seed)
 	if err != nil {
 		// certify's message starts with the quantity: "c range [...]".

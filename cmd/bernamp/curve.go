@@ -22,6 +22,7 @@ import (
 
 // curveOptions holds the flags of curve besides the solver's.
 type curveOptions struct {
+	maxMem     int64    // --max-memory in bytes (caps the --in files)
 	mechanism  string   // gaussian, laplace or rr; "" with --in
 	sigma      float64  // gaussian noise multiplier
 	b          float64  // laplace scale
@@ -190,6 +191,7 @@ func runCurve(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err := checkOptions(&o, solverOpts); err != nil {
 		return err
 	}
+	co.maxMem = o.maxMem
 	curve, source, conv, warnings, err := co.check(fs)
 	if err != nil {
 		return err
@@ -381,7 +383,7 @@ func (co *curveOptions) check(fs *flag.FlagSet) (accountant.Curve, string, rdp.C
 		if set["orders"] {
 			return fail(usagef("--orders: not with --in (the file gives the orders)"))
 		}
-		c, warnings, err := readCurves(co.in)
+		c, warnings, err := readCurves(co.in, co.maxMem)
 		if err != nil {
 			return fail(err)
 		}
@@ -397,12 +399,15 @@ func (co *curveOptions) check(fs *flag.FlagSet) (accountant.Curve, string, rdp.C
 // readCurves reads the accountant curves of files and sums them (their
 // composition). A file that cannot be opened is a runtime error; a bad
 // curve a usage error naming the file.
-func readCurves(files []string) (accountant.Curve, []string, error) {
+func readCurves(files []string, maxMem int64) (accountant.Curve, []string, error) {
 	var (
 		curves   []accountant.Curve
 		warnings []string
 	)
 	for _, name := range files {
+		if err := checkInputSize("--in", name, maxMem); err != nil {
+			return accountant.Curve{}, nil, err
+		}
 		f, err := os.Open(name)
 		if err != nil {
 			return accountant.Curve{}, nil, err
@@ -438,6 +443,9 @@ func mechanismCurve(set map[string]bool, mechanism, ordersFlag string, sigma, b,
 	}
 	var orders []float64 // nil: rdp.DefaultOrders
 	if set["orders"] {
+		if err := checkOrders(ordersFlag); err != nil {
+			return fail(err)
+		}
 		var err error
 		if orders, err = parseFloats(ordersFlag); err != nil {
 			return fail(flagError("orders", err))

@@ -118,7 +118,19 @@
 //	                         the default tol: float64 cannot resolve tol in
 //	                         (alpha-1) R_alpha) does not run, and the row
 //	                         keeps the closed forms (status bounds) with a
-//	                         note field in JSON saying why
+//	                         note field in JSON saying why. The other
+//	                         commands check their size before any work and
+//	                         refuse in one line (exit 2): input files (curve
+//	                         and calibrate --in, plot --in, merge's shards and
+//	                         --grid, verify's certificates) of more than
+//	                         --max-memory/16 bytes; curve and calibrate
+//	                         --orders of more than 10000 values (each is one
+//	                         Post); conjecture runs at most --max-memory /
+//	                         (--max-boxes x 4KiB) points at once and refuses a
+//	                         --max-boxes whose one point exceeds the cap.
+//	                         delta and pure have fixed caps on their work
+//	                         (hockey.MaxWork, --profile sizes; the LP sizes).
+//	                         plot and conjecture take --max-memory too
 //	--out FILE               write the rows as CSV to FILE instead of stdout,
 //	                         each row flushed whole as soon as it is in order,
 //	                         so a killed run leaves the rows finished so far

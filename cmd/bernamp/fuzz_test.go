@@ -11,9 +11,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/bernamp/bernamp/accountant"
 	"github.com/bernamp/bernamp/check"
 	"github.com/bernamp/bernamp/figure"
-	"github.com/bernamp/bernamp/rdp"
 )
 
 // The fuzz targets of the parsers of the command line and of the files it
@@ -230,29 +230,41 @@ func FuzzReadRows(f *testing.F) {
 	})
 }
 
-// FuzzReadCurve checks rdp.ReadCSV, the reader of curve --in, on any
-// content: no panic, and an accepted curve has strictly increasing finite
-// orders > 1 and nondecreasing finite eps >= 0, one per order.
+// FuzzReadCurve checks accountant.Read, the one reader of curves (curve
+// --in, calibrate --in, the calculator page), on any content, CSV or JSON:
+// no panic, and an accepted curve has strictly increasing finite orders > 1
+// and nondecreasing eps >= 0 (+Inf allowed), one per order, with a warning
+// for each order the monotone repair lowered.
 func FuzzReadCurve(f *testing.F) {
 	for _, s := range []string{"alpha,eps\n2,0.5\n4,1\n", "# comment\n1.5,0.1\n", "", "alpha,eps\n", "1,0.5\n", "2,NaN\n", "2,1\n4,0.5\n",
-		"2,1\n2,1\n", "2,1,3\n", "alpha,eps\n2,0.5\n4", "2,\"1\n", "1e309,1\n", "1.0000000001,1e-300\n"} {
+		"2,1\n2,1\n", "2,1,3\n", "alpha,eps\n2,0.5\n4", "2,\"1\n", "1e309,1\n", "1.0000000001,1e-300\n", "2,inf\n3,1\n",
+		`{"orders": [2, 4], "rdp": [1, Infinity]}`, `{"orders": [2, 2], "rdp": [1, 1]}`, `{"orders": [2], "rdp": ["inf"]}`, `{"orders": [2, 3], "rdp": [1]}`} {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
-		c, err := rdp.ReadCSV(bytes.NewReader(b))
+		c, warnings, err := accountant.Read(bytes.NewReader(b))
 		if err != nil {
+			if c.Orders != nil || warnings != nil {
+				t.Fatalf("error %v with a curve or warnings", err)
+			}
 			return
 		}
 		if len(c.Orders) == 0 || len(c.Orders) != len(c.Eps) {
 			t.Fatalf("%d orders, %d eps", len(c.Orders), len(c.Eps))
 		}
+		if err := c.Validate(); err != nil {
+			t.Fatalf("accepted curve invalid: %v", err)
+		}
 		for i := range c.Orders {
-			if check.Alpha(c.Orders[i]) != nil || check.Eps(c.Eps[i]) != nil {
+			if check.Alpha(c.Orders[i]) != nil || !(c.Eps[i] >= 0) {
 				t.Fatalf("order %v eps %v accepted", c.Orders[i], c.Eps[i])
 			}
 			if i > 0 && (c.Orders[i] <= c.Orders[i-1] || c.Eps[i] < c.Eps[i-1]) {
 				t.Fatalf("orders %v eps %v: not increasing", c.Orders, c.Eps)
 			}
+		}
+		if len(warnings) > len(c.Orders)-1 {
+			t.Fatalf("%d warnings for %d orders", len(warnings), len(c.Orders))
 		}
 	})
 }

@@ -212,6 +212,23 @@ func TestHostile(t *testing.T) {
 
 		// merge: CSV files of shards.
 		{name: "merge ok", args: []string{"merge", "--grid", "$D/g.json", "$D/a.csv", "$D/b.csv"}, files: map[string]string{"g.json": gridOK, "a.csv": head + lines[1] + lines[3], "b.csv": head + lines[2] + lines[4]}, code: 0},
+		// Size guards (guard.go): input files past --max-memory/16, orders
+		// and boxes past their caps, refused before any work; under the
+		// cap the same files pass the guard.
+		{name: "merge a shard past the cap", args: []string{"merge", "--grid", "$D/g.json", "--max-memory", "1MiB", "$D/a.csv"}, files: map[string]string{"g.json": gridOK, "a.csv": rows + strings.Repeat("x", 70_000)}, code: 2},
+		{name: "merge a grid past the cap", args: []string{"merge", "--grid", "$D/g.json", "--max-memory", "1MiB", "$D/a.csv"}, files: map[string]string{"g.json": gridOK + strings.Repeat(" ", 70_000), "a.csv": rows}, code: 2},
+		{name: "merge under a raised cap", args: []string{"merge", "--grid", "$D/g.json", "--max-memory", "2MiB", "$D/a.csv"}, files: map[string]string{"g.json": gridOK + strings.Repeat(" ", 70_000), "a.csv": rows}, code: 0},
+		{name: "merge max-memory malformed", args: []string{"merge", "--grid", "$D/g.json", "--max-memory", "lots", "$D/a.csv"}, files: map[string]string{"g.json": gridOK, "a.csv": rows}, code: 2},
+		{name: "plot an input past the cap", args: []string{"plot", "--in", "$D/a.csv", "--out", "$D/a.png", "--max-memory", "1MiB"}, files: map[string]string{"a.csv": rows + strings.Repeat("x", 70_000)}, code: 2},
+		{name: "plot max-memory NaN", args: []string{"plot", "--in", "$D/a.csv", "--out", "$D/a.png", "--max-memory", "NaN"}, files: map[string]string{"a.csv": rows}, code: 2},
+		{name: "verify a file past the cap", args: []string{"verify", "--max-memory", "1MiB", "$D/c.json"}, files: map[string]string{"c.json": strings.Repeat(" ", 70_000)}, code: 2},
+		{name: "curve an input past the cap", args: []string{"curve", "--in", "$D/c.csv", "--max-memory", "1MiB"}, files: map[string]string{"c.csv": curveOK + strings.Repeat("#", 70_000)}, code: 2},
+		{name: "curve ten million orders", args: []string{"curve", "--mechanism", "gaussian", "--sigma", "1", "--orders", "1.01:1000:0.0001"}, code: 2},
+		{name: "curve 10001 orders", args: []string{"curve", "--mechanism", "gaussian", "--sigma", "1", "--orders", "2:10002:1"}, code: 2},
+		{name: "calibrate ten million orders", args: []string{"calibrate", "--solve", "c", "--mechanism", "gaussian", "--sigma", "1", "--eps", "1", "--orders", "1.01:1000:0.0001"}, code: 2},
+		{name: "calibrate an input past the cap", args: []string{"calibrate", "--solve", "c", "--eps", "1", "--in", "$D/c.csv", "--max-memory", "1MiB"}, files: map[string]string{"c.csv": curveOK + strings.Repeat("#", 70_000)}, code: 2},
+		{name: "conjecture boxes past the cap", args: []string{"conjecture", "--points", "1", "--max-boxes", "1000000000"}, code: 2},
+		{name: "conjecture max-memory too small", args: []string{"conjecture", "--points", "1", "--max-memory", "1KiB"}, code: 2},
 		{name: "merge no shards", args: []string{"merge", "--grid", "$D/g.json"}, files: map[string]string{"g.json": gridOK}, code: 2},
 		{name: "merge a missing shard", args: []string{"merge", "--grid", "$D/g.json", "$D/a.csv", "$D/none.csv"}, files: map[string]string{"g.json": gridOK, "a.csv": rows}, code: 1},
 		{name: "merge a missing grid", args: []string{"merge", "--grid", "$D/none.json", "$D/a.csv"}, files: map[string]string{"a.csv": rows}, code: 1},

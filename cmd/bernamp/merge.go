@@ -30,6 +30,14 @@ func runMerge(args []string, stdout io.Writer) error {
 	if len(files) == 0 {
 		return usagef("merge: no shard files")
 	}
+	if err := checkOptions(&o, 0); err != nil {
+		return err
+	}
+	for _, path := range append([]string{gridPath}, files...) {
+		if err := checkInputSize("merge", path, o.maxMem); err != nil {
+			return err
+		}
+	}
 	if gridPath != "" {
 		axisSet := false
 		fs.Visit(func(f *flag.Flag) {

@@ -20,6 +20,7 @@ type plotOptions struct {
 	in, out       string
 	view, panels  string
 	width, height float64 // inches
+	memFlag       string  // --max-memory
 }
 
 // runPlot draws the figure of a CSV written by post or bounds (see
@@ -38,17 +39,24 @@ func runPlotIn(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 	fs.StringVar(&o.panels, "panels", "", "c: a column of panels per c, k: per k (default: whichever of c and k varies, else c)")
 	fs.Float64Var(&o.width, "width", 0, "image width in inches, 0 means 4 per column of panels")
 	fs.Float64Var(&o.height, "height", 0, "image height in inches, 0 means 3 per row of panels plus the legend")
+	fs.StringVar(&o.memFlag, "max-memory", "1GiB", "memory cap by estimate, e.g. 512MiB: --in may take a sixteenth of it")
 	if err := parseFlags(fs, args, stdout); err != nil {
 		return err
 	}
 	if err := o.check(); err != nil {
 		return err
 	}
+	maxMem, err := parseBytes(o.memFlag)
+	if err != nil {
+		return usagef("--max-memory: %v", err)
+	}
+	if o.in != "-" {
+		if err := checkInputSize("--in", o.in, maxMem); err != nil {
+			return err
+		}
+	}
 
-	var (
-		rows []figure.Row
-		err  error
-	)
+	var rows []figure.Row
 	if o.in == "-" {
 		rows, err = figure.ReadCSV(stdin)
 	} else {

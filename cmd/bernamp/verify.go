@@ -33,6 +33,9 @@ func runVerify(ctx context.Context, args []string, stdout io.Writer) error {
 	// before any work.
 	certs := make([]*certfile.File, len(files))
 	for i, path := range files {
+		if err := checkInputSize("verify", path, o.maxMem); err != nil {
+			return err
+		}
 		f, err := certfile.ReadFile(path)
 		switch {
 		case errors.Is(err, certfile.ErrFormat):

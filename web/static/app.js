@@ -7,6 +7,8 @@
 
 const $ = (id) => document.getElementById(id);
 const FIELDS = ['d', 'k', 'c', 'alpha', 'eps', 'timeout'];
+// The fields of the pasted curve's form; ids as the engine's FieldError.field.
+const CURVE_FIELDS = ['curve', 'curve-d', 'curve-k', 'curve-c', 'curve-delta', 'curve-timeout'];
 const SVGNS = 'http://www.w3.org/2000/svg';
 
 let module = null;   // the compiled WebAssembly.Module, shared by every worker
@@ -27,18 +29,24 @@ function form() {
   return f;
 }
 
-function clearErrors() {
-  for (const name of FIELDS) {
+function curveForm() {
+  const f = {};
+  for (const name of CURVE_FIELDS) f[name === 'curve' ? 'curve' : name.slice(6)] = $(name).value;
+  return f;
+}
+
+function clearErrors(fields = FIELDS) {
+  for (const name of fields) {
     $('err-' + name).textContent = '';
     $(name).classList.remove('bad');
   }
-  $('err-grid').textContent = '';
+  if (fields === FIELDS) $('err-grid').textContent = '';
 }
 
-function showError(err) {
-  clearErrors();
+function showError(err, fields = FIELDS) {
+  clearErrors(fields);
   if (!err) return;
-  if (FIELDS.includes(err.field)) {
+  if (fields.includes(err.field)) {
     $('err-' + err.field).textContent = err.message;
     $(err.field).classList.add('bad');
   } else {
@@ -63,6 +71,7 @@ async function boot() {
 function newWorker() {
   engineReady = false;
   $('solve').disabled = true;
+  $('amplify').disabled = true;
   worker = new Worker('worker.js');
   worker.onmessage = onMessage;
   worker.onerror = (e) => { setState('fatal'); setProgress('The engine failed: ' + e.message); };
@@ -76,6 +85,7 @@ function onMessage(e) {
     case 'ready':
       engineReady = true;
       $('solve').disabled = false;
+      $('amplify').disabled = false;
       if (document.body.dataset.state === 'loading') {
         setState('idle');
         setProgress('Ready: the engine runs in this page.');
@@ -83,17 +93,42 @@ function onMessage(e) {
       document.body.dataset.engine = 'ready';
       if (window.bernampLoadMs === undefined) window.bernampLoadMs = performance.now() - boot.t0;
       break;
-    case 'parsed':
+    case 'parsed': {
+      const fields = m.group === 'curve' ? CURVE_FIELDS : FIELDS;
       if (m.answer.error) {
-        showError(m.answer.error);
+        showError(m.answer.error, fields);
         if (m.id === undefined) {
           setState('invalid');
           setProgress('Not run: fix the field marked in red.');
           $('cancel').disabled = true;
         }
       } else if (m.id === parseId) {
-        clearErrors();
+        clearErrors(fields);
       }
+      break;
+    }
+    case 'cstart':
+      clearErrors(CURVE_FIELDS);
+      run = { n: m.n, rows: [], t0: performance.now(), ms: 0, state: 'running', kind: 'curve', summary: null };
+      window.bernampCurveRun = run;
+      $('curve-rows').tBodies[0].replaceChildren();
+      $('curve-summary').replaceChildren();
+      $('curve-warnings').replaceChildren();
+      for (const w of m.warnings) $('curve-warnings').appendChild(el('div', { class: 'warning' }, 'warning: ' + w));
+      $('curve-answer').hidden = false;
+      setState('running');
+      break;
+    case 'corder':
+      setProgress(`order ${m.i + 1} of ${run.n}: α = ${m.order.alpha}, ε = ${m.order.eps === null ? 'inf' : m.order.eps} · ` +
+        `${secs(performance.now() - run.t0)} s`);
+      break;
+    case 'crow':
+      run.rows.push(m.row);
+      addCurveRow(m.row, m.i);
+      break;
+    case 'csummary':
+      run.summary = m.summary;
+      showCurveSummary(m.summary, m.delta);
       break;
     case 'start':
       clearErrors();
@@ -118,13 +153,15 @@ function onMessage(e) {
       if (m.i === selected) showSummary(m.row);
       scheduleDraw();
       break;
-    case 'done':
+    case 'done': {
       run.ms = performance.now() - run.t0;
       run.state = 'done';
       finish();
-      setProgress(`done: ${run.n} point${run.n === 1 ? '' : 's'} in ${secs(run.ms)} s · ${counts(run.rows)}`);
+      const unit = run.kind === 'curve' ? 'order' : 'point';
+      setProgress(`done: ${run.n} ${unit}${run.n === 1 ? '' : 's'} in ${secs(run.ms)} s · ${counts(run.rows)}`);
       setState('done');
       break;
+    }
     case 'error':
       finish();
       setState('error');
@@ -168,11 +205,32 @@ function cancel() {
   $('cancel').disabled = true;
   const done = run ? run.rows.length : 0;
   const n = run ? run.n : 0;
+  const unit = run && run.kind === 'curve' ? 'orders' : 'points';
   if (run) { run.state = 'cancelled'; run.ms = performance.now() - run.t0; }
   setState('cancelled');
-  setProgress(`cancelled after ${done} of ${n} points (${run ? secs(run.ms) : '0.00'} s); the rows shown are complete.`);
+  setProgress(`cancelled after ${done} of ${n} ${unit} (${run ? secs(run.ms) : '0.00'} s); the rows shown are complete.`);
   draw();
   newWorker();
+}
+
+function amplify(ev) {
+  ev.preventDefault();
+  if (!engineReady || document.body.dataset.state === 'running') return;
+  clearErrors(CURVE_FIELDS);
+  run = null;
+  setState('checking');
+  $('cancel').disabled = false;
+  setProgress('checking the curve…');
+  worker.postMessage({ type: 'runcurve', form: curveForm() });
+}
+
+function validateCurveSoon() {
+  clearTimeout(validateCurveSoon.t);
+  validateCurveSoon.t = setTimeout(() => {
+    const st = document.body.dataset.state;
+    if (!engineReady || st === 'running' || st === 'checking') return;
+    worker.postMessage({ type: 'parsecurve', id: ++parseId, form: curveForm() });
+  }, 250);
 }
 
 // Live validation while typing, when the engine is idle.
@@ -183,6 +241,36 @@ function validateSoon() {
     if (!engineReady || st === 'running' || st === 'checking') return;
     worker.postMessage({ type: 'parse', id: ++parseId, form: form() });
   }, 250);
+}
+
+// ---- the pasted curve's rows and summary
+
+const CURVE_COLS = ['alpha', 'eps', 'lb', 'post', 'post_upper', 'status', 'seconds'];
+
+function addCurveRow(r, i) {
+  const tr = document.createElement('tr');
+  tr.dataset.i = i;
+  for (const col of CURVE_COLS) {
+    const td = document.createElement('td');
+    td.dataset.col = col;
+    td.textContent = r[col] === null ? 'inf' : String(r[col]);
+    tr.appendChild(td);
+  }
+  $('curve-rows').tBodies[0].appendChild(tr);
+}
+
+function showCurveSummary(s, delta) {
+  const box = $('curve-summary');
+  box.replaceChildren();
+  const line = (id, name, a) => {
+    const div = el('div');
+    div.append(`${name}: (`);
+    div.appendChild(el('span', { id }, a.eps === null ? 'none' : String(a.eps)));
+    div.append(`, ${delta})-DP` + (a.order === null ? ' (no finite order)' : ` at α = ${a.order}`) + (a.warning ? ` (${a.warning})` : ''));
+    box.appendChild(div);
+  };
+  line('curve-sum-bernamp', 'amplified (claim this)', s.bernamp);
+  line('curve-sum-mechanism', 'the curve alone', s.mechanism);
 }
 
 // ---- rows and summary
@@ -245,6 +333,7 @@ function scheduleDraw() {
 }
 
 function draw() {
+  if (run && run.kind === 'curve') return; // the grid's panels stay as they were
   const box = $('plot');
   box.replaceChildren();
   if (!run || run.rows.length === 0) return;
@@ -373,6 +462,8 @@ async function loadPresets() {
 
 $('form').addEventListener('submit', solve);
 $('cancel').addEventListener('click', cancel);
+$('curve-form').addEventListener('submit', amplify);
+for (const name of CURVE_FIELDS) $(name).addEventListener('input', validateCurveSoon);
 for (const name of FIELDS) $(name).addEventListener('input', validateSoon);
 loadPresets();
 boot();

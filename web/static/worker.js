@@ -1,8 +1,12 @@
 // worker.js runs the engine (bernamp.wasm, built from web/wasm) off the
 // page's thread. Messages in: {type: 'init', module} with the compiled
-// WebAssembly.Module, {type: 'parse', id, form} and {type: 'run', form}.
-// Messages out: 'ready', 'parsed' {id, answer}, 'start' {n}, 'point' {i,
-// point}, 'row' {i, row}, 'done', 'error' {message}, 'fatal' {message}.
+// WebAssembly.Module, {type: 'parse', id, form}, {type: 'run', form},
+// {type: 'parsecurve', id, form} and {type: 'runcurve', form} (a pasted
+// accountant curve, amplified order by order as bernamp curve --in does).
+// Messages out: 'ready', 'parsed' {id, group, answer}, 'start' {n}, 'point'
+// {i, point}, 'row' {i, row}, 'cstart' {n, warnings}, 'corder' {i, order},
+// 'crow' {i, row}, 'csummary' {summary}, 'done', 'error' {message}, 'fatal'
+// {message}.
 //
 // A run solves its points one after the other. Go on WebAssembly does not
 // return to the event loop during a solve, so the page cancels a run by
@@ -31,6 +35,42 @@ function parse(form) {
   return JSON.parse(self.bernampParse(JSON.stringify(form)));
 }
 
+function parseCurve(form) {
+  return JSON.parse(self.bernampParseCurve(JSON.stringify(form)));
+}
+
+// runCurve amplifies each order of a pasted curve, then converts the
+// pasted and the amplified curves to (eps, delta) (the summary of bernamp
+// curve: rows mechanism and bernamp).
+async function runCurve(form) {
+  const a = parseCurve(form);
+  if (a.error) {
+    postMessage({ type: 'parsed', group: 'curve', answer: a });
+    return;
+  }
+  const p = a.plan;
+  postMessage({ type: 'cstart', n: p.orders.length, warnings: p.warnings || [] });
+  const upper = [];
+  for (let i = 0; i < p.orders.length; i++) {
+    postMessage({ type: 'corder', i, order: p.orders[i] });
+    const req = JSON.stringify({ d: p.d, k: p.k, c: p.c, order: p.orders[i], timeout_ns: p.timeout_ns });
+    const s = JSON.parse(await self.bernampSolveOrder(req));
+    if (s.error) {
+      postMessage({ type: 'error', message: s.error });
+      return;
+    }
+    upper.push(s.row.post_upper);
+    postMessage({ type: 'crow', i, row: s.row });
+  }
+  const s = JSON.parse(self.bernampSummarize(JSON.stringify({ orders: p.orders, post_upper: upper, delta: p.delta })));
+  if (s.error) {
+    postMessage({ type: 'error', message: s.error });
+    return;
+  }
+  postMessage({ type: 'csummary', summary: s.summary, delta: p.delta });
+  postMessage({ type: 'done' });
+}
+
 self.onmessage = async (e) => {
   const m = e.data;
   if (m.type === 'init') {
@@ -45,13 +85,21 @@ self.onmessage = async (e) => {
   }
   await engine;
   if (m.type === 'parse') {
-    postMessage({ type: 'parsed', id: m.id, answer: parse(m.form) });
+    postMessage({ type: 'parsed', id: m.id, group: 'grid', answer: parse(m.form) });
+    return;
+  }
+  if (m.type === 'parsecurve') {
+    postMessage({ type: 'parsed', id: m.id, group: 'curve', answer: parseCurve(m.form) });
+    return;
+  }
+  if (m.type === 'runcurve') {
+    runCurve(m.form);
     return;
   }
   if (m.type !== 'run') return;
   const a = parse(m.form);
   if (a.error) {
-    postMessage({ type: 'parsed', id: m.id, answer: a });
+    postMessage({ type: 'parsed', id: m.id, group: 'grid', answer: a });
     return;
   }
   postMessage({ type: 'start', n: a.points.length });

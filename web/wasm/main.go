@@ -9,6 +9,9 @@
 //
 //	bernampParse(formJSON) string           calc.ParseJSON: the grid or the field error
 //	bernampSolve(requestJSON) Promise<string>  calc.SolveJSON: one point's row
+//	bernampParseCurve(formJSON) string      calc.ParseCurveJSON: a pasted curve's orders or the field error
+//	bernampSolveOrder(requestJSON) Promise<string>  calc.SolveOrderJSON: one order's row
+//	bernampSummarize(requestJSON) string    calc.SummarizeJSON: the (eps, delta) summary
 //
 // The page calls them from a Web Worker (web/static/worker.js). WebAssembly
 // runs Go on one thread and a solve does not yield to the JavaScript event
@@ -37,6 +40,22 @@ func main() {
 		})
 		defer exec.Release()
 		return js.Global().Get("Promise").New(exec)
+	}))
+	js.Global().Set("bernampParseCurve", js.FuncOf(func(_ js.Value, args []js.Value) any {
+		return string(calc.ParseCurveJSON([]byte(arg(args))))
+	}))
+	js.Global().Set("bernampSolveOrder", js.FuncOf(func(_ js.Value, args []js.Value) any {
+		req := arg(args)
+		exec := js.FuncOf(func(_ js.Value, pa []js.Value) any {
+			resolve := pa[0]
+			go func() { resolve.Invoke(string(calc.SolveOrderJSON(context.Background(), []byte(req)))) }()
+			return nil
+		})
+		defer exec.Release()
+		return js.Global().Get("Promise").New(exec)
+	}))
+	js.Global().Set("bernampSummarize", js.FuncOf(func(_ js.Value, args []js.Value) any {
+		return string(calc.SummarizeJSON([]byte(arg(args))))
 	}))
 	js.Global().Call("bernampReady")
 	select {}
