@@ -10,6 +10,7 @@ import (
 	"github.com/bernamp/bernamp"
 	"github.com/bernamp/bernamp/bounds"
 	"github.com/bernamp/bernamp/check"
+	"github.com/bernamp/bernamp/internal/valuelist"
 )
 
 const (
@@ -17,11 +18,9 @@ const (
 	maxGrid = 100_000
 	// hardMaxGrid is the largest grid run at all: Map keeps a slot per point.
 	hardMaxGrid = 100_000_000
-	// rangeTol is the relative slack with which a range includes its stop.
-	rangeTol = 1e-9
-	// rangeDigits is the number of significant digits range values are
-	// rounded to, so that 0.1:0.5:0.1 gives 0.3 and not 0.30000000000000004.
-	rangeDigits = 12
+	// rangeTol and rangeDigits are those of the value lists.
+	rangeTol    = valuelist.RangeTol
+	rangeDigits = valuelist.RangeDigits
 	// maxN is the largest n = d k of a grid point: the domain of the
 	// closed forms of package bounds.
 	maxN = 1 << 53
@@ -72,159 +71,13 @@ func flagError(flag string, err error) error {
 	return usagef("--%s: %v", flag, err)
 }
 
-// parseFloats parses a comma list or a start:stop:step range of floats.
-// It does not check the domain of the values, only that they are numbers.
-func parseFloats(s string) ([]float64, error) {
-	s = strings.TrimSpace(s)
-	if s == "" {
-		return nil, fmt.Errorf("empty list")
-	}
-	if strings.Contains(s, ":") {
-		return parseFloatRange(s)
-	}
-	var vs []float64
-	for _, f := range strings.Split(s, ",") {
-		v, err := parseFloat(f)
-		if err != nil {
-			return nil, err
-		}
-		vs = append(vs, v)
-	}
-	return vs, nil
-}
+// parseFloats parses a comma list or a range of floats (package valuelist),
+// at most hardMaxGrid values.
+func parseFloats(s string) ([]float64, error) { return valuelist.Floats(s, hardMaxGrid) }
 
-func parseFloat(s string) (float64, error) {
-	s = strings.TrimSpace(s)
-	if s == "" {
-		return 0, fmt.Errorf("empty value in list")
-	}
-	v, err := strconv.ParseFloat(s, 64)
-	if err != nil {
-		return 0, fmt.Errorf("%q is not a number", s)
-	}
-	return v, nil
-}
-
-// rangeParts splits "start:stop:step" into its three fields.
-func rangeParts(s string) ([3]string, error) {
-	parts := strings.Split(s, ":")
-	if len(parts) != 3 {
-		return [3]string{}, fmt.Errorf("range %q must be start:stop:step", s)
-	}
-	return [3]string{parts[0], parts[1], parts[2]}, nil
-}
-
-// parseFloatRange expands start:stop:step into start + i*step, i = 0, 1, ...,
-// up to stop (included when within rangeTol relative), each rounded to
-// rangeDigits significant digits.
-func parseFloatRange(s string) ([]float64, error) {
-	parts, err := rangeParts(s)
-	if err != nil {
-		return nil, err
-	}
-	var x [3]float64
-	for j, p := range parts {
-		if x[j], err = parseFloat(p); err != nil {
-			return nil, fmt.Errorf("range %q: %v", s, err)
-		}
-		if math.IsNaN(x[j]) || math.IsInf(x[j], 0) {
-			return nil, fmt.Errorf("range %q: %v is not finite", s, x[j])
-		}
-	}
-	start, stop, step := x[0], x[1], x[2]
-	if !(step > 0) {
-		return nil, fmt.Errorf("range %q: step is %v, must be > 0", s, step)
-	}
-	if stop < start {
-		return nil, fmt.Errorf("range %q: stop %v is less than start %v", s, stop, start)
-	}
-	// slack: how far from stop a value may land and still count as stop.
-	// The scale keeps it meaningful when stop is 0; the cap of half a step
-	// keeps a fine range from gaining a value past stop.
-	slack := math.Min(rangeTol*math.Max(math.Max(math.Abs(start), math.Abs(stop)), step), step/2)
-	q := math.Floor((stop - start) / step)
-	if q+1 > hardMaxGrid {
-		return nil, fmt.Errorf("range %q has more than %d values", s, hardMaxGrid)
-	}
-	m := int(q)
-	if start+float64(m+1)*step <= stop+slack {
-		m++ // (stop-start)/step rounded down below an integer
-	}
-	vs := make([]float64, 0, m+1)
-	for i := 0; i <= m; i++ {
-		v := start + float64(i)*step
-		if i > 0 && math.Abs(v-stop) <= slack { // start stays start: "0:1e-12:1000" is 0
-			v = stop
-		} else if v > stop {
-			break // q rounded up past the last value
-		}
-		v, _ = strconv.ParseFloat(strconv.FormatFloat(v, 'g', rangeDigits, 64), 64)
-		if len(vs) > 0 && v <= vs[len(vs)-1] {
-			return nil, fmt.Errorf("range %q: step %v is too small for %d significant digits", s, step, rangeDigits)
-		}
-		vs = append(vs, v)
-	}
-	return vs, nil
-}
-
-// parseInts parses a comma list or a start:stop:step range of integers.
-func parseInts(s string) ([]int, error) {
-	s = strings.TrimSpace(s)
-	if s == "" {
-		return nil, fmt.Errorf("empty list")
-	}
-	if strings.Contains(s, ":") {
-		parts, err := rangeParts(s)
-		if err != nil {
-			return nil, err
-		}
-		var x [3]int
-		for j, p := range parts {
-			if x[j], err = parseInt(p); err != nil {
-				return nil, fmt.Errorf("range %q: %v", s, err)
-			}
-		}
-		start, stop, step := x[0], x[1], x[2]
-		if step <= 0 {
-			return nil, fmt.Errorf("range %q: step is %d, must be > 0", s, step)
-		}
-		if stop < start {
-			return nil, fmt.Errorf("range %q: stop %d is less than start %d", s, stop, start)
-		}
-		// Written so that neither the count nor start + i*step overflows:
-		// the span stop - start fits in a uint64, but span/step + 1 does
-		// not when the span is 2^64 - 1 and the step 1.
-		if (uint64(stop)-uint64(start))/uint64(step) >= hardMaxGrid {
-			return nil, fmt.Errorf("range %q has more than %d values", s, hardMaxGrid)
-		}
-		vs := make([]int, (uint64(stop)-uint64(start))/uint64(step)+1)
-		for i := range vs {
-			vs[i] = start + i*step
-		}
-		return vs, nil
-	}
-	var vs []int
-	for _, f := range strings.Split(s, ",") {
-		v, err := parseInt(f)
-		if err != nil {
-			return nil, err
-		}
-		vs = append(vs, v)
-	}
-	return vs, nil
-}
-
-func parseInt(s string) (int, error) {
-	s = strings.TrimSpace(s)
-	if s == "" {
-		return 0, fmt.Errorf("empty value in list")
-	}
-	v, err := strconv.Atoi(s)
-	if err != nil {
-		return 0, fmt.Errorf("%q is not an integer", s)
-	}
-	return v, nil
-}
+// parseInts parses a comma list or a range of integers (package valuelist),
+// at most hardMaxGrid values.
+func parseInts(s string) ([]int, error) { return valuelist.Ints(s, hardMaxGrid) }
 
 // gridFlags holds the raw values of the grid flags.
 type gridFlags struct {
@@ -328,10 +181,10 @@ func parseRanges(s string) ([]bounds.Range, error) {
 		}
 		var r bounds.Range
 		var err error
-		if r.Lo, err = parseFloat(lo); err != nil {
+		if r.Lo, err = valuelist.Float(lo); err != nil {
 			return nil, usagef("--range: coordinate %d: %v", l+1, err)
 		}
-		if r.Hi, err = parseFloat(hi); err != nil {
+		if r.Hi, err = valuelist.Float(hi); err != nil {
 			return nil, usagef("--range: coordinate %d: %v", l+1, err)
 		}
 		rs = append(rs, r)

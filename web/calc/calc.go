@@ -17,12 +17,12 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"strconv"
 	"strings"
 	"time"
 
 	"github.com/bernamp/bernamp"
 	"github.com/bernamp/bernamp/check"
+	"github.com/bernamp/bernamp/internal/valuelist"
 )
 
 // MaxPoints is the largest grid the page runs (the CLI's limit without
@@ -70,7 +70,7 @@ func Parse(f Form) (*Plan, error) {
 		dst     *[]int
 		chk     func(int) error
 	}{{"d", f.D, &d, check.D}, {"k", f.K, &k, check.K}} {
-		vs, err := parseInts(x.s)
+		vs, err := valuelist.Ints(x.s, MaxPoints)
 		if err != nil {
 			return nil, fieldErr(x.name, err)
 		}
@@ -86,7 +86,7 @@ func Parse(f Form) (*Plan, error) {
 		dst     *[]float64
 		chk     func(float64) error
 	}{{"c", f.C, &c, check.C}, {"alpha", f.Alpha, &alpha, check.Alpha}, {"eps", f.Eps, &eps, check.Eps}} {
-		vs, err := parseFloats(x.s)
+		vs, err := valuelist.Floats(x.s, MaxPoints)
 		if err != nil {
 			return nil, fieldErr(x.name, err)
 		}
@@ -107,7 +107,7 @@ func Parse(f Form) (*Plan, error) {
 			return nil, fieldErr("timeout", fmt.Errorf("timeout is %v, must be >= 0", timeout))
 		}
 	}
-	// Each list has at most MaxPoints values (parseInts, parseFloatRange),
+	// Each list has at most MaxPoints values (package valuelist),
 	// so the float product is exact.
 	size := float64(len(d)) * float64(len(k)) * float64(len(c)) * float64(len(alpha)) * float64(len(eps))
 	if size > MaxPoints {
@@ -160,170 +160,6 @@ func Solve(ctx context.Context, p bernamp.Params, timeout time.Duration) (Row, e
 		LB: r.LB, UB: r.UB, Post: r.Post, PostUpper: r.PostUpper, Status: r.Status,
 		Conjecture: r.Conjecture, Method: r.Method, UBAsymptote: r.UBAsymptote,
 		Seconds: math.Round(r.Seconds*1e4) / 1e4}, nil
-}
-
-// The list and range grammar below is the one of bernamp post's grid flags
-// (cmd/bernamp/grid.go, which a package main cannot export); the browser
-// test in web/ checks that the page and the CLI expand a range to the same
-// points.
-const (
-	// rangeTol is the relative slack with which a range includes its stop.
-	rangeTol = 1e-9
-	// rangeDigits is the number of significant digits range values are
-	// rounded to, so that 0.1:0.5:0.1 gives 0.3 and not 0.30000000000000004.
-	rangeDigits = 12
-)
-
-// parseFloats parses a comma list or a start:stop:step range of floats.
-// It checks only that the values are numbers.
-func parseFloats(s string) ([]float64, error) {
-	s = strings.TrimSpace(s)
-	if s == "" {
-		return nil, errors.New("empty list")
-	}
-	if strings.Contains(s, ":") {
-		return parseFloatRange(s)
-	}
-	var vs []float64
-	for _, f := range strings.Split(s, ",") {
-		v, err := parseFloat(f)
-		if err != nil {
-			return nil, err
-		}
-		vs = append(vs, v)
-	}
-	return vs, nil
-}
-
-func parseFloat(s string) (float64, error) {
-	s = strings.TrimSpace(s)
-	if s == "" {
-		return 0, errors.New("empty value in list")
-	}
-	v, err := strconv.ParseFloat(s, 64)
-	if err != nil {
-		return 0, fmt.Errorf("%q is not a number", s)
-	}
-	return v, nil
-}
-
-// rangeParts splits "start:stop:step" into its three fields.
-func rangeParts(s string) ([3]string, error) {
-	parts := strings.Split(s, ":")
-	if len(parts) != 3 {
-		return [3]string{}, fmt.Errorf("range %q must be start:stop:step", s)
-	}
-	return [3]string{parts[0], parts[1], parts[2]}, nil
-}
-
-// parseFloatRange expands start:stop:step into start + i*step, i = 0, 1,
-// ..., up to stop (included when within rangeTol relative), each rounded to
-// rangeDigits significant digits.
-func parseFloatRange(s string) ([]float64, error) {
-	parts, err := rangeParts(s)
-	if err != nil {
-		return nil, err
-	}
-	var x [3]float64
-	for j, p := range parts {
-		if x[j], err = parseFloat(p); err != nil {
-			return nil, fmt.Errorf("range %q: %v", s, err)
-		}
-		if math.IsNaN(x[j]) || math.IsInf(x[j], 0) {
-			return nil, fmt.Errorf("range %q: %v is not finite", s, x[j])
-		}
-	}
-	start, stop, step := x[0], x[1], x[2]
-	if !(step > 0) {
-		return nil, fmt.Errorf("range %q: step is %v, must be > 0", s, step)
-	}
-	if stop < start {
-		return nil, fmt.Errorf("range %q: stop %v is less than start %v", s, stop, start)
-	}
-	// slack: how far from stop a value may land and still count as stop,
-	// at most half a step so that a fine range gains no value past stop.
-	slack := math.Min(rangeTol*math.Max(math.Max(math.Abs(start), math.Abs(stop)), step), step/2)
-	q := math.Floor((stop - start) / step)
-	if q+1 > MaxPoints {
-		return nil, fmt.Errorf("range %q has more than %d values", s, MaxPoints)
-	}
-	m := int(q)
-	if start+float64(m+1)*step <= stop+slack {
-		m++ // (stop-start)/step rounded down below an integer
-	}
-	vs := make([]float64, 0, m+1)
-	for i := 0; i <= m; i++ {
-		v := start + float64(i)*step
-		if math.Abs(v-stop) <= slack {
-			v = stop
-		} else if v > stop {
-			break // q rounded up past the last value
-		}
-		v, _ = strconv.ParseFloat(strconv.FormatFloat(v, 'g', rangeDigits, 64), 64)
-		if len(vs) > 0 && v <= vs[len(vs)-1] {
-			return nil, fmt.Errorf("range %q: step %v is too small for %d significant digits", s, step, rangeDigits)
-		}
-		vs = append(vs, v)
-	}
-	return vs, nil
-}
-
-// parseInts parses a comma list or a start:stop:step range of integers.
-func parseInts(s string) ([]int, error) {
-	s = strings.TrimSpace(s)
-	if s == "" {
-		return nil, errors.New("empty list")
-	}
-	if !strings.Contains(s, ":") {
-		var vs []int
-		for _, f := range strings.Split(s, ",") {
-			v, err := parseInt(f)
-			if err != nil {
-				return nil, err
-			}
-			vs = append(vs, v)
-		}
-		return vs, nil
-	}
-	parts, err := rangeParts(s)
-	if err != nil {
-		return nil, err
-	}
-	var x [3]int
-	for j, p := range parts {
-		if x[j], err = parseInt(p); err != nil {
-			return nil, fmt.Errorf("range %q: %v", s, err)
-		}
-	}
-	start, stop, step := x[0], x[1], x[2]
-	if step <= 0 {
-		return nil, fmt.Errorf("range %q: step is %d, must be > 0", s, step)
-	}
-	if stop < start {
-		return nil, fmt.Errorf("range %q: stop %d is less than start %d", s, stop, start)
-	}
-	// Written so that neither the count nor start + i*step overflows.
-	count := (uint64(stop)-uint64(start))/uint64(step) + 1
-	if count > MaxPoints {
-		return nil, fmt.Errorf("range %q has more than %d values", s, MaxPoints)
-	}
-	vs := make([]int, count)
-	for i := range vs {
-		vs[i] = start + i*step
-	}
-	return vs, nil
-}
-
-func parseInt(s string) (int, error) {
-	s = strings.TrimSpace(s)
-	if s == "" {
-		return 0, errors.New("empty value in list")
-	}
-	v, err := strconv.Atoi(s)
-	if err != nil {
-		return 0, fmt.Errorf("%q is not an integer", s)
-	}
-	return v, nil
 }
 
 // Point is one grid point as the page sends it back to SolveJSON.

@@ -13,6 +13,7 @@ import (
 	"github.com/bernamp/bernamp"
 	"github.com/bernamp/bernamp/accountant"
 	"github.com/bernamp/bernamp/check"
+	"github.com/bernamp/bernamp/internal/valuelist"
 	"github.com/bernamp/bernamp/rdp"
 )
 
@@ -80,7 +81,7 @@ func ParseCurve(f CurveForm) (*CurvePlan, error) {
 		dst     *int
 		chk     func(int) error
 	}{{"d", f.D, &pl.D, check.D}, {"k", f.K, &pl.K, check.K}} {
-		v, err := parseInt(x.s)
+		v, err := valuelist.Int(x.s)
 		if err == nil {
 			err = x.chk(v)
 		}
@@ -89,7 +90,7 @@ func ParseCurve(f CurveForm) (*CurvePlan, error) {
 		}
 		*x.dst = v
 	}
-	v, err := parseFloat(f.C)
+	v, err := valuelist.Float(f.C)
 	if err == nil {
 		err = check.C(v)
 	}
@@ -99,7 +100,7 @@ func ParseCurve(f CurveForm) (*CurvePlan, error) {
 	pl.C = v
 	pl.Delta = 1e-5
 	if strings.TrimSpace(f.Delta) != "" {
-		v, err := parseFloat(f.Delta)
+		v, err := valuelist.Float(f.Delta)
 		if err == nil {
 			err = rdp.CheckDelta(v)
 		}
