@@ -16,6 +16,12 @@
 // Where it closes, LB <= Post <= Upper <= LB + tol: the paper's conjecture
 // Post = LB holds at that point, for every d and k with d k = n.
 //
+// A box's bound is the least of four enclosures (docs/certificates.md,
+// "Pieces"): monotone (each half of F and G at its extreme corner), paired
+// (each half of F against the same half of G, whose ratio is monotone),
+// a Taylor form of order 3 with paired ranges of the third derivatives,
+// and near the edges a Taylor form in one variable.
+//
 // Notation: g(u, v) = u^alpha v^(1-alpha), G(p, q) = g(p, q) + g(1-p, 1-q),
 // F_n(p, q) = sum_j C(n, j) g(p b_j + (1-p) b'_j, q b_j + (1-q) b'_j) with
 // b_j = c^j (1-c)^(n-j), b'_j = c^(n-j) (1-c)^j.
@@ -259,8 +265,6 @@ type box struct {
 // their children (memory: about 1 kB a box).
 const keepCorners = 50_000
 
-var debugOpen = false
-
 type boxHeap []*box
 
 func (h boxHeap) Len() int { return len(h) }
@@ -361,13 +365,6 @@ func (pr *problem) search(ctx context.Context, maxBoxes int) outcome {
 		}
 	}
 	out.sup = math.Max(target, stuck)
-	if debugOpen {
-		for i, b := range *h {
-			if i < 15 {
-				fmt.Printf("open [%.4g,%.4g]x[%.4g,%.4g] ub-target %.3g depth %d\n", b.s1, b.s2, b.t1, b.t2, b.ub-target, b.depth)
-			}
-		}
-	}
 	if h.Len() > 0 {
 		out.sup = math.Max(out.sup, (*h)[0].ub)
 	}
@@ -969,6 +966,9 @@ func (pr *problem) monotone(pts []*point, tail float64) float64 {
 	return math.Inf(1)
 }
 
+// tiny covers terms that underflow to subnormals or zero.
+const tiny = 0x1p-1000
+
 // paired bounds psi over a box from above by pairing each half of F with
 // the same half of G. Half 0 is g(p, q) B(p, q) - k2 g(q, p)/E with
 //
@@ -986,9 +986,6 @@ func (pr *problem) monotone(pts []*point, tail float64) float64 {
 // and G at opposite corners. pts[0] is (p1, q2), pts[1] is (p2, q1); tail
 // bounds the omitted terms of a half of F over the box (log; -Inf when
 // none).
-// tiny covers terms that underflow to subnormals or zero.
-const tiny = 0x1p-1000
-
 func (pr *problem) paired(pts []*point, tail float64) float64 {
 	a := pr.alpha
 	// Terms as signed logs: pos bounds the positive part from above, neg
