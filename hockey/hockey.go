@@ -165,7 +165,7 @@ type Result struct {
 	Upper float64
 	// Value is the float64 maximum, between Lower and Upper (no claim).
 	Value  float64
-	Method string // MethodExact, MethodLifted or MethodCorners
+	Method string // MethodExact, MethodLifted, MethodPieces or MethodCorners
 	// Witness: the canonical points' corners (Corners[i] carries P~_i and
 	// Q~_i, as bit strings, see corner.Name) and the merged pair.
 	Corners [4]string
@@ -202,7 +202,9 @@ const ulp = 0x1p-52
 // rigorous enclosure [Lower, Upper] of the corner program. For K >= 2,
 // where the k = 1 program at dimension D K fits (D K <= 16 and Work(D K, 1)
 // <= MaxWork), Upper is that program's (MethodLifted): a proved bound on
-// delta' over the whole box by the lifting lemma. It returns an
+// delta' over the whole box by the lifting lemma; beyond it, up to D K =
+// MaxPiecesN, Upper is PiecesUpper (MethodPieces), proved the same way. It
+// returns an
 // error for invalid input, ErrTooLarge (wrapped) when Work(D, K) exceeds
 // MaxWork, and ctx.Err() when ctx is cancelled.
 func Delta(ctx context.Context, p Params) (*Result, error) {
@@ -230,6 +232,12 @@ func Delta(ctx context.Context, p Params) (*Result, error) {
 		}
 		r.Method, r.Upper = MethodLifted, sl.upper[0]
 		r.Outputs += sl.outputs
+	} else if p.K > 1 && p.D*p.K <= MaxPiecesN {
+		up, err := PiecesUpper(ctx, p)
+		if err != nil {
+			return nil, err
+		}
+		r.Method, r.Upper = MethodPieces, up
 	}
 	bestCf := sw.best[0]
 	r.witness(bestCf, pt, qt)

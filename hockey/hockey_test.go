@@ -29,7 +29,9 @@ func delta(t *testing.T, p hockey.Params) *hockey.Result {
 	if !(0 <= r.Lower && r.Lower <= r.Value && r.Value <= r.Upper && r.Upper <= 1) {
 		t.Fatalf("%+v: enclosure broken: lower %v value %v upper %v", p, r.Lower, r.Value, r.Upper)
 	}
-	if r.Upper-r.Lower > 1e-12 {
+	// The corner program's enclosure is rounding only; the pieces bound's
+	// distance from the witness is mathematical (TestPiecesUpper).
+	if r.Method != hockey.MethodPieces && r.Upper-r.Lower > 1e-12 {
 		t.Errorf("%+v: enclosure too wide: [%v, %v]", p, r.Lower, r.Upper)
 	}
 	return r

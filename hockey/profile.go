@@ -32,10 +32,11 @@ const MaxProfileEps = 700
 type ProfileResult struct {
 	Params // EpsOut is not used (0)
 	// Method is MethodExact (K = 1: Upper bounds delta'), MethodLifted (K
-	// >= 2: Upper bounds delta', from the k = 1 program at D K) or
-	// MethodCorners (K >= 2 beyond the lift's size: Upper bounds the corner
-	// program; that it bounds delta' rests on the conjecture of the package
-	// doc).
+	// >= 2: Upper bounds delta', from the k = 1 program at D K),
+	// MethodPieces (K >= 2 beyond the lift: Upper bounds delta', from
+	// PiecesUpper) or MethodCorners (K >= 2, D K > MaxPiecesN: Upper bounds
+	// the corner program; that it bounds delta' rests on the conjecture of
+	// the package doc).
 	Method string
 	EpsOut []float64 // the eps' values, nats, as given (negative allowed)
 	// Lower[i] is a verified lower bound on delta'(EpsOut[i]) (the corner
@@ -80,7 +81,8 @@ func ProfileWork(d, k, n int) (work int, lifted bool) {
 //
 // holds for the exact profile (H_g(u||v) = 1 - g + g H_{1/g}(v||u)). For
 // K >= 2 Profile uses the lift when ProfileWork says it fits (MethodLifted,
-// proved), else the corner program (MethodCorners). Each configuration's
+// proved), else the pieces bound (MethodPieces, proved) up to D K =
+// MaxPiecesN, else the corner program (MethodCorners). Each configuration's
 // output distributions are computed once for all eps', and the values
 // equal Delta's at every eps' >= 0 bit for bit. Errors: invalid p or eps',
 // ErrTooLarge (wrapped) beyond MaxProfileWork, ctx.Err().
@@ -116,6 +118,16 @@ func Profile(ctx context.Context, p Params, epsOuts []float64) (*ProfileResult, 
 		}
 		r.Method, r.Upper = MethodLifted, sl.upper
 		r.Outputs += sl.outputs
+	} else if p.K > 1 {
+		if pp := newPieces(p); pp != nil {
+			up := make([]float64, len(gs))
+			for i, g := range gs {
+				if up[i], err = pp.upper(ctx, g); err != nil {
+					return nil, err
+				}
+			}
+			r.Method, r.Upper = MethodPieces, up
+		}
 	}
 	r.Seconds = time.Since(start).Seconds()
 	return r, nil

@@ -318,3 +318,42 @@ func TestDeltaLifted(t *testing.T) {
 		}
 	}
 }
+
+// PiecesUpper, the two-point-pieces bound at n = d k, is a proved upper
+// bound: never below the corner program's witness (a real mechanism), and
+// where the lift's exact k = 1 program fits, never below it either; at
+// every point here but the last it is within 1e-11 of the witness, so
+// delta' is settled beyond the lift's reach too (d k = 20, 40, 60). The
+// last (g = e^4, |log K| up to 138) only checks the side: there the
+// rounding pads of the package doc alone are about 1e-11 (3.2e-11 apart).
+func TestPiecesUpper(t *testing.T) {
+	for i, p := range []hockey.Params{
+		{D: 1, K: 2, C: 0.1, Eps: 1, Delta: 0.05, EpsOut: 0.3},
+		{D: 2, K: 3, C: 0.05, Eps: 3, Delta: 1e-5, EpsOut: 2},
+		{D: 1, K: 4, C: 0.1, Eps: 1, Delta: 1e-5, EpsOut: 0},
+		{D: 1, K: 20, C: 0.1, Eps: 1, Delta: 0.01, EpsOut: 0.5},
+		{D: 2, K: 10, C: 0.3, Eps: 0.5, Delta: 1e-5, EpsOut: 0.1},
+		{D: 1, K: 40, C: 0.2, Eps: 2, Delta: 1e-3, EpsOut: 1.5},
+		{D: 3, K: 20, C: 0.4, Eps: 0.1, Delta: 0.1, EpsOut: 0},
+		{D: 1, K: 30, C: 0.01, Eps: 5, Delta: 1e-8, EpsOut: 4},
+	} {
+		r, err := hockey.Delta(context.Background(), p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		up, err := hockey.PiecesUpper(context.Background(), p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lifted := r.Method == hockey.MethodLifted
+		if !lifted && (r.Method != hockey.MethodPieces || r.Upper != up) {
+			t.Errorf("%+v: method %s upper %v, want the pieces bound %v", p, r.Method, r.Upper, up)
+		}
+		if up < r.Lower || (lifted && up < r.Upper-1e-13) {
+			t.Errorf("%+v: pieces bound %v below the witness %v (lifted upper %v)", p, up, r.Lower, r.Upper)
+		}
+		if i < 7 && up-r.Lower > 1e-11 {
+			t.Errorf("%+v: pieces bound %v is %v above the witness", p, up, up-r.Lower)
+		}
+	}
+}
