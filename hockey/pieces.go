@@ -115,11 +115,12 @@ func (pp *piecesProgram) upper(ctx context.Context, g float64) (float64, error) 
 	}
 	// The bound with these multipliers, rounded up: h is formed from
 	// differences of numbers in [0, e] (a few ulps of 1 + e each), and a
-	// vertex off by x.err moves h by at most (1 + e) x.err in each term.
+	// vertex off by x.err in each coordinate moves h by at most
+	// 2 (1 + e) x.err (slopes 1 in p and e in q, two terms).
 	e := pp.e
 	l0 := 0.0
 	for i, x := range pp.vs {
-		hpad := 4*ulp*(1+e) + (1+e)*x.err
+		hpad := 4*ulp*(1+e) + 2*(1+e)*x.err
 		l0 = math.Max(l0, hout[i]-l1*(pp.h[i]-hpad)-l2*(pp.ht[i]-hpad))
 	}
 	up := l0 + (l1+l2)*pp.delta
