@@ -94,6 +94,35 @@ func Guarantee(ctx context.Context, c Curve, k Kernel, tg Target, s *bernamp.Set
 // asRDP returns a finite curve as an rdp.Curve.
 func (c Curve) asRDP() rdp.Curve { return rdp.Curve{Orders: c.Orders, Eps: c.Eps} }
 
+// MinEvals returns the fewest amplified curves Calibrate computes on p
+// when its search runs to the end (no early answer: any, or an impossible
+// target), from the bracket alone, for sizing the work before it starts.
+// For SolveC the first try at c near 1/2 and then at least log2(1/res)
+// halvings of [0, 1/2) before hi - lo <= res hi; for SolveNoise the
+// sampling alone, the noise 1, one step of the bracket (a ratio of 2) and
+// at least log2(ln 2 / -ln(1 - res)) halvings of log(hi/lo); for SolveK
+// k = 1 and k = 2 (the doubling may stop at the first failure). The search
+// may compute many more (SolveC: about log2(1/(2 c res)) halvings for an
+// answer c; the doubling of the noise or of k).
+func (p Problem) MinEvals() int {
+	res := p.Resolution
+	if res == 0 {
+		res = 1e-3
+	}
+	if !(res > 0 && res < 1) {
+		return 1
+	}
+	switch p.Solve {
+	case SolveC:
+		return 1 + int(math.Ceil(-math.Log2(res)))
+	case SolveNoise:
+		return 3 + max(0, int(math.Ceil(math.Log2(math.Ln2/-math.Log1p(-res)))))
+	case SolveK:
+		return 2
+	}
+	return 1
+}
+
 // Calibrate solves p by bisection on proved bounds: a candidate meets the
 // target when Guarantee's eps is <= Target.Eps, and the answer is always a
 // candidate that met it. The search assumes the guarantee is monotone in
@@ -129,6 +158,40 @@ func Calibrate(ctx context.Context, p Problem) (Answer, error) {
 	ok := func(a rdp.Approx) bool { return a.Eps <= tg.Eps }
 	set := func(v float64, a rdp.Approx) { ans.Value, ans.Eps, ans.Order = v, a.Eps, a.Order }
 	fail := func(v float64, a rdp.Approx) { ans.Fail, ans.FailEps = v, a.Eps }
+	// judge tries the value x by at and records it as the answer (set)
+	// or the nearest miss (fail); it reports whether x met the target.
+	judge := func(x float64, at func(float64) (rdp.Approx, error)) (bool, error) {
+		a, err := at(x)
+		if err != nil {
+			return false, err
+		}
+		if ok(a) {
+			set(x, a)
+			return true, nil
+		}
+		fail(x, a)
+		return false, nil
+	}
+	// bisect narrows the bracket between good, a value that met the
+	// target, and bad, one that missed it: until done(good, bad) it judges
+	// mid(good, bad) and moves good or bad there.
+	bisect := func(good, bad float64, mid func(good, bad float64) float64, done func(good, bad float64) bool, at func(float64) (rdp.Approx, error)) error {
+		for !done(good, bad) {
+			x := mid(good, bad)
+			met, err := judge(x, at)
+			if err != nil {
+				return err
+			}
+			if met {
+				good = x
+			} else {
+				bad = x
+			}
+		}
+		return nil
+	}
+	// relative: the bracket is within res of its good end (c, the noise).
+	relative := func(good, bad float64) bool { return !(math.Abs(good-bad) > res*good) }
 
 	// alone reports whether the mechanism alone, composed, meets the target.
 	alone := func(c Curve) (bool, error) {
@@ -166,20 +229,10 @@ func Calibrate(ctx context.Context, p Problem) (Answer, error) {
 			return Answer{}, fmt.Errorf("accountant.Calibrate: no c in (0, 1/2) meets eps %v: even c = %v gives %v", tg.Eps, hi, a.Eps)
 		}
 		set(hi, a)
-		for hi-lo > res*hi {
-			mid := (lo + hi) / 2
-			k.C = mid
-			a, err := try(k, p.Curve)
-			if err != nil {
-				return Answer{}, err
-			}
-			if ok(a) {
-				hi = mid
-				set(mid, a)
-			} else {
-				lo = mid
-				fail(mid, a)
-			}
+		arithmetic := func(good, bad float64) float64 { return (bad + good) / 2 }
+		at := func(c float64) (rdp.Approx, error) { k.C = c; return try(k, p.Curve) }
+		if err := bisect(hi, lo, arithmetic, relative, at); err != nil {
+			return Answer{}, err
 		}
 		return ans, nil
 
@@ -200,7 +253,7 @@ func Calibrate(ctx context.Context, p Problem) (Answer, error) {
 			ans.Any, ans.Value = any, float64(maxK)
 			return ans, err
 		}
-		at := func(kk int) (rdp.Approx, error) { k.K = kk; return try(k, p.Curve) }
+		at := func(x float64) (rdp.Approx, error) { k.K = int(x); return try(k, p.Curve) }
 		a, err := at(1)
 		if err != nil {
 			return Answer{}, err
@@ -212,30 +265,22 @@ func Calibrate(ctx context.Context, p Problem) (Answer, error) {
 		good, bad := 1, 0 // bad = 0: none found yet
 		for bad == 0 && good < maxK {
 			next := min(2*good, maxK)
-			a, err := at(next)
+			met, err := judge(float64(next), at)
 			if err != nil {
 				return Answer{}, err
 			}
-			if ok(a) {
+			if met {
 				good = next
-				set(float64(next), a)
 			} else {
 				bad = next
-				fail(float64(next), a)
 			}
 		}
-		for bad != 0 && bad-good > 1 {
-			mid := good + (bad-good)/2
-			a, err := at(mid)
-			if err != nil {
+		if bad != 0 {
+			// integers below 1 << 53: the float64 arithmetic is exact
+			whole := func(good, bad float64) float64 { return good + math.Floor((bad-good)/2) }
+			adjacent := func(good, bad float64) bool { return !(bad-good > 1) }
+			if err := bisect(float64(good), float64(bad), whole, adjacent, at); err != nil {
 				return Answer{}, err
-			}
-			if ok(a) {
-				good = mid
-				set(float64(mid), a)
-			} else {
-				bad = mid
-				fail(float64(mid), a)
 			}
 		}
 		return ans, nil
@@ -283,16 +328,14 @@ func Calibrate(ctx context.Context, p Problem) (Answer, error) {
 			set(x, a)
 			for lo == 0 && hi > minNoise {
 				y := hi / 2
-				b, err := at(y)
+				met, err := judge(y, at)
 				if err != nil {
 					return Answer{}, err
 				}
-				if ok(b) {
+				if met {
 					hi = y
-					set(y, b)
 				} else {
 					lo = y
-					fail(y, b)
 				}
 			}
 			if lo == 0 {
@@ -306,32 +349,21 @@ func Calibrate(ctx context.Context, p Problem) (Answer, error) {
 				if y > maxNoise {
 					return Answer{}, fmt.Errorf("accountant.Calibrate: no noise up to %v meets eps %v (it gives %v)", maxNoise, tg.Eps, ans.FailEps)
 				}
-				b, err := at(y)
+				met, err := judge(y, at)
 				if err != nil {
 					return Answer{}, err
 				}
-				if ok(b) {
+				if met {
 					hi = y
-					set(y, b)
 					break
 				}
 				lo = y
-				fail(y, b)
 			}
 		}
-		for hi-lo > res*hi {
-			mid := math.Sqrt(lo * hi) // the scale of the noise is unknown
-			b, err := at(mid)
-			if err != nil {
-				return Answer{}, err
-			}
-			if ok(b) {
-				hi = mid
-				set(mid, b)
-			} else {
-				lo = mid
-				fail(mid, b)
-			}
+		// the scale of the noise is unknown: bisect log(noise)
+		geometric := func(good, bad float64) float64 { return math.Sqrt(bad * good) }
+		if err := bisect(hi, lo, geometric, relative, at); err != nil {
+			return Answer{}, err
 		}
 		return ans, nil
 	}

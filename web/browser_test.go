@@ -26,7 +26,7 @@ import (
 // Chromium or the generated module is missing, unless
 // BERNAMP_BROWSER_TEST=require (as in .ci/run), which makes those a failure.
 // BERNAMP_CHROMIUM overrides the browser's path. BERNAMP_WEB_SCREENSHOT=FILE
-// saves a PNG of the page after a run of Figure 3.
+// saves a PNG of the page after a run of Figure 3 and of a pasted curve.
 
 // need skips the test, or fails it under BERNAMP_BROWSER_TEST=require.
 func need(t *testing.T, format string, args ...any) {
@@ -572,6 +572,12 @@ func TestBrowser(t *testing.T) {
 		s.eval(`document.getElementById('solve').click()`, nil)
 		s.waitFor(`document.body.dataset.state === 'done'`, 5*time.Minute)
 		s.eval(`(() => { const tr = document.querySelector('#rows tbody tr[data-i="119"]'); if (tr) tr.click(); document.getElementById('rows-box').open = false; })()`, nil)
+		// An accountant's curve below the grid: the Gaussian with sigma =
+		// 2 (eps = alpha/8), no guarantee at order 32, through k = 2.
+		s.eval(`window.bernampCurveRun = null`, nil)
+		s.submit(map[string]string{"curve": "alpha,eps\n2,0.25\n4,0.5\n8,1\n16,2\n32,inf\n", "curve-d": "1", "curve-k": "2", "curve-c": "0.2", "curve-delta": "1e-5", "curve-timeout": ""}, "amplify")
+		s.waitFor(`document.body.dataset.state === 'done' && window.bernampCurveRun && bernampCurveRun.summary`, time.Minute)
+		s.eval(`(() => { document.getElementById('curve').scrollTop = 0; window.scrollTo(0, 0); })()`, nil)
 		var shot struct {
 			Data string `json:"data"`
 		}

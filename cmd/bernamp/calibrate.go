@@ -6,6 +6,9 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"time"
+
+	"github.com/bernamp/bernamp"
 
 	"github.com/bernamp/bernamp/accountant"
 	"github.com/bernamp/bernamp/check"
@@ -27,6 +30,39 @@ type calibrateOutput struct {
 	Conversion string   `json:"conversion"` //
 	Evals      int      `json:"evals"`      // amplified curves computed
 	SafeSide   string   `json:"safe_side"`  // which way the answer errs
+}
+
+// The work guard of calibrate (doc.go, docs/calibrate.md). Each candidate
+// of the search is one amplified curve, one bernamp.Post per order, so
+// before it starts calibrate estimates its work as orders x
+// accountant.Problem.MinEvals (the fewest candidates the search computes)
+// x the time of one Post, and refuses past --max-work. The estimate of one
+// Post is postSecondsBase + postSecondsPerCost x bernamp.Params.Cost,
+// capped by the per-Post --timeout: rough, set from runs at d = 1 on the
+// 2-core machine (k = 1: 18 ms a Post over calibrate's 156 orders; k = 100:
+// 0.16 to 1.2 s, 0.3 s on the Gaussian curve's orders).
+const (
+	calibrateTimeout   = 10 * time.Second // per Post when --timeout is not given
+	calibrateMaxWork   = 2 * time.Minute  // default --max-work
+	postSecondsBase    = 0.02
+	postSecondsPerCost = 3e-5
+)
+
+// calibrateWork returns the estimated Post time, in seconds summed over
+// workers, of calibrating p over n orders with a per-Post limit of timeout
+// (0: none), and the parts of the estimate: the candidates and the seconds
+// per Post.
+func calibrateWork(p accountant.Problem, n int, timeout time.Duration) (work float64, evals int, perPost float64) {
+	k := p.Kernel
+	if p.Solve == accountant.SolveK {
+		k.K = 2 // the largest k of the fewest candidates (1 and 2)
+	}
+	perPost = postSecondsBase + postSecondsPerCost*bernamp.Params{D: k.D, K: k.K}.Cost()
+	if timeout > 0 {
+		perPost = min(perPost, timeout.Seconds())
+	}
+	evals = p.MinEvals()
+	return float64(n) * float64(evals) * perPost, evals, perPost
 }
 
 // runCalibrate finds the smallest c, the largest k or the smallest noise
@@ -58,6 +94,8 @@ func runCalibrate(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	fs.Float64Var(&co.c, "c", 0.1, "range constant, in (0, 0.5) (not with --solve c)")
 	fs.StringVar(&co.conversion, "conversion", rdp.Balle2020.String(), "RDP to (eps, delta): balle2020, mironov2017 or dp_accounting")
 	fs.StringVar(&co.format, "format", "table", "table or json")
+	maxWork := calibrateMaxWork
+	fs.DurationVar(&maxWork, "max-work", maxWork, "the most Post time, summed over workers, by estimate before the search starts (orders x candidates x time per Post); past it calibrate refuses")
 	if err := parseFlags(fs, args, stdout); err != nil {
 		return err
 	}
@@ -66,6 +104,12 @@ func runCalibrate(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	}
 	set := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	if !set["timeout"] {
+		o.timeout = calibrateTimeout
+	}
+	if !(maxWork > 0) {
+		return usagef("--max-work: max-work is %v, must be > 0", maxWork)
+	}
 	if !set["eps"] || !(target > 0) || math.IsInf(target, 1) {
 		return usagef("--eps: the target eps is needed, > 0 and finite (got %v)", target)
 	}
@@ -186,6 +230,18 @@ func runCalibrate(ctx context.Context, args []string, stdout, stderr io.Writer) 
 			}
 			p.Curve = accountant.FromRDP(c)
 		}
+	}
+	n := len(p.Curve.Orders)
+	if p.Solve == accountant.SolveNoise {
+		n = len(p.Noise(1).Orders)
+	}
+	if work, evals, perPost := calibrateWork(p, n, o.timeout); work > maxWork.Seconds() {
+		kk := p.Kernel.K
+		if p.Solve == accountant.SolveK {
+			kk = 2
+		}
+		return usagef("calibrate: about %s of Post by estimate (%d orders x at least %d candidates x %.2gs per Post at d=%d k=%d), more than --max-work %s; use fewer --orders, a coarser --resolution, a shorter --timeout per Post, or raise --max-work",
+			time.Duration(work*float64(time.Second)).Round(time.Second), n, evals, perPost, p.Kernel.D, kk, maxWork)
 	}
 	a, err := accountant.Calibrate(ctx, p)
 	if err != nil {

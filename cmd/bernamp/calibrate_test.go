@@ -5,6 +5,9 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/bernamp/bernamp/accountant"
 )
 
 // calibrateFast are the settings that keep a calibration to a second or
@@ -192,6 +195,56 @@ func TestCalibrateUsageErrors(t *testing.T) {
 		if code != 2 || stdout != "" || strings.Count(stderr, "\n") != 1 || !strings.HasSuffix(stderr, "\n") ||
 			!strings.HasPrefix(stderr, "bernamp: ") || !strings.Contains(stderr, tc.want) {
 			t.Errorf("%s: exit %d, stdout %q, stderr %q; want exit 2 and one line containing %q", tc.name, code, stdout, stderr, tc.want)
+		}
+	}
+}
+
+// TestCalibrateWork checks the work guard: accountant.Problem.MinEvals is
+// never above the amplified curves a search that runs to the end computes
+// (the estimate counts only candidates the bracket forces), and the guard
+// refuses a run whose estimate is just above --max-work (exit 2, one line
+// naming --max-work, no Post) and runs it just below. The mechanism is the
+// curve with no guarantee at any order (its amplified curve is the closed
+// form d k r_alpha(c), so no solve is slow) or the Gaussian on two orders.
+func TestCalibrateWork(t *testing.T) {
+	t.Parallel()
+	inf := writeTemp(t, "inf.csv", "alpha,eps\n2,inf\n8,inf\n")
+	tests := []struct {
+		name string
+		args []string
+		p    accountant.Problem
+		n    int // orders
+	}{
+		{"c coarse", []string{"--solve", "c", "--in", inf, "--eps", "2", "--resolution", "0.3"}, accountant.Problem{Solve: accountant.SolveC, Resolution: 0.3, Kernel: accountant.Kernel{D: 1, K: 1}}, 2},
+		{"c fine", []string{"--solve", "c", "--in", inf, "--eps", "2", "--k", "3", "--resolution", "1e-6"}, accountant.Problem{Solve: accountant.SolveC, Resolution: 1e-6, Kernel: accountant.Kernel{D: 1, K: 3}}, 2},
+		{"c d 2", []string{"--solve", "c", "--in", inf, "--eps", "4", "--d", "2", "--k", "2", "--resolution", "0.01"}, accountant.Problem{Solve: accountant.SolveC, Resolution: 0.01, Kernel: accountant.Kernel{D: 2, K: 2}}, 2},
+		{"k", []string{"--solve", "k", "--in", inf, "--eps", "5", "--c", "0.3"}, accountant.Problem{Solve: accountant.SolveK, Kernel: accountant.Kernel{D: 1, C: 0.3}}, 2},
+		{"sigma", []string{"--solve", "sigma", "--mechanism", "gaussian", "--orders", "2,8", "--eps", "2", "--c", "0.05", "--resolution", "0.05"}, accountant.Problem{Solve: accountant.SolveNoise, Resolution: 0.05, Kernel: accountant.Kernel{D: 1, K: 1, C: 0.05}}, 2},
+		{"sigma fine", []string{"--solve", "sigma", "--mechanism", "gaussian", "--orders", "2,8", "--eps", "2", "--c", "0.05", "--resolution", "1e-4"}, accountant.Problem{Solve: accountant.SolveNoise, Resolution: 1e-4, Kernel: accountant.Kernel{D: 1, K: 1, C: 0.05}}, 2},
+	}
+	for _, tc := range tests {
+		work, _, _ := calibrateWork(tc.p, tc.n, 2*time.Second)
+		below := time.Duration(work*float64(time.Second)) - time.Millisecond
+		above := time.Duration(work*float64(time.Second)) + time.Millisecond
+		code, stdout, stderr := runArgs(t, append([]string{"calibrate", "--timeout", "2s", "--workers", "1", "--max-work", below.String()}, tc.args...)...)
+		if code != 2 || stdout != "" || strings.Count(stderr, "\n") != 1 || !strings.Contains(stderr, "more than --max-work") {
+			t.Errorf("%s: --max-work %v (estimate %gs): exit %d, stdout %q, stderr %q; want exit 2 and one line on --max-work", tc.name, below, work, code, stdout, stderr)
+			continue
+		}
+		code, stdout, stderr = runArgs(t, append([]string{"calibrate", "--timeout", "2s", "--workers", "1", "--format", "json", "--max-work", above.String()}, tc.args...)...)
+		if code != 0 {
+			t.Errorf("%s: --max-work %v: exit %d: %s", tc.name, above, code, stderr)
+			continue
+		}
+		var out calibrateOutput
+		if err := json.Unmarshal([]byte(stdout), &out); err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		if out.Any {
+			t.Errorf("%s: the search ended early (any); pick a target it must search for", tc.name)
+		}
+		if min := tc.p.MinEvals(); out.Evals < min {
+			t.Errorf("%s: %d amplified curves computed, fewer than MinEvals %d", tc.name, out.Evals, min)
 		}
 	}
 }

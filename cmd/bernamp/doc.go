@@ -27,7 +27,13 @@
 //	         the smallest c, largest k or smallest sigma/b whose proved
 //	         amplified guarantee after --steps releases meets --eps, --delta:
 //	         bernamp calibrate --solve c|k|sigma|b --eps E [--delta D]
-//	         [--steps T] (--mechanism ... | --in FILE) (docs/calibrate.md)
+//	         [--steps T] (--mechanism ... | --in FILE) (docs/calibrate.md);
+//	         each Post stops at --timeout (default 10s for calibrate, the
+//	         proved bound at the limit is used), and a search whose work by
+//	         estimate (orders x the fewest candidates x 0.02 s + 3e-5 s x
+//	         Params.Cost per Post, at most --timeout) is over --max-work
+//	         (default 2m, Post time summed over workers) is refused (exit
+//	         2): shrink it with --orders, --resolution or --timeout
 //	pure     the exact amplified pure-DP level (alpha = inf), closed form
 //	delta    the exact amplified delta' of an (eps, delta)-DP mechanism at each
 //	         eps' (hockey-stick divergence, docs/hockey.md):

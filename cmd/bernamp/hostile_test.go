@@ -226,6 +226,15 @@ func TestHostile(t *testing.T) {
 		{name: "curve ten million orders", args: []string{"curve", "--mechanism", "gaussian", "--sigma", "1", "--orders", "1.01:1000:0.0001"}, code: 2},
 		{name: "curve 10001 orders", args: []string{"curve", "--mechanism", "gaussian", "--sigma", "1", "--orders", "2:10002:1"}, code: 2},
 		{name: "calibrate ten million orders", args: []string{"calibrate", "--solve", "c", "--mechanism", "gaussian", "--sigma", "1", "--eps", "1", "--orders", "1.01:1000:0.0001"}, code: 2},
+		// calibrate's work guard (calibrate.go): orders x candidates x a
+		// Post, by estimate, past --max-work is refused before any Post.
+		{name: "calibrate k 100 past max-work", args: []string{"calibrate", "--solve", "c", "--mechanism", "gaussian", "--sigma", "1", "--eps", "1", "--k", "100", "--d", "1"}, code: 2},
+		{name: "calibrate sigma d 3 k 50 past max-work", args: []string{"calibrate", "--solve", "sigma", "--mechanism", "gaussian", "--eps", "1", "--k", "50", "--d", "3"}, code: 2},
+		{name: "calibrate a fine resolution past max-work", args: []string{"calibrate", "--solve", "c", "--mechanism", "gaussian", "--sigma", "1", "--eps", "1", "--resolution", "1e-300"}, code: 2},
+		{name: "calibrate timeout 0 past max-work", args: []string{"calibrate", "--solve", "c", "--mechanism", "gaussian", "--sigma", "1", "--eps", "1", "--k", "1000", "--timeout", "0", "--orders", "2"}, code: 2},
+		{name: "calibrate max-work 0", args: []string{"calibrate", "--solve", "c", "--mechanism", "gaussian", "--sigma", "1", "--eps", "1", "--max-work", "0"}, code: 2},
+		{name: "calibrate max-work negative", args: []string{"calibrate", "--solve", "c", "--mechanism", "gaussian", "--sigma", "1", "--eps", "1", "--max-work", "-1s"}, code: 2},
+		{name: "calibrate max-work malformed", args: []string{"calibrate", "--solve", "c", "--mechanism", "gaussian", "--sigma", "1", "--eps", "1", "--max-work", "NaN"}, code: 2},
 		{name: "calibrate an input past the cap", args: []string{"calibrate", "--solve", "c", "--eps", "1", "--in", "$D/c.csv", "--max-memory", "1MiB"}, files: map[string]string{"c.csv": curveOK + strings.Repeat("#", 70_000)}, code: 2},
 		{name: "conjecture boxes past the cap", args: []string{"conjecture", "--points", "1", "--max-boxes", "1000000000"}, code: 2},
 		{name: "conjecture max-memory too small", args: []string{"conjecture", "--points", "1", "--max-memory", "1KiB"}, code: 2},
