@@ -90,6 +90,7 @@ const (
 	MethodPieces    = "pieces"          // the two-point-pieces inequality, proved by branch and bound
 	MethodClosed    = "closed-form"     // min(eps, n r_alpha(c)) is already within Tol of LB
 	MethodPiecesMax = "pieces-max"      // the inequality failed; l0 raised to a proved maximum
+	MethodPiecesLP  = "pieces-lp"       // the inequality failed; multipliers re-chosen by the semi-infinite LP (relax), its maximum proved
 	MethodNone      = "closed-form-top" // nothing better than the closed form was proved
 )
 
@@ -164,6 +165,16 @@ func Certify(ctx context.Context, n int, c, alpha, eps float64, s *Settings) (r 
 			r.Tiling = out.tiles
 		}
 	}
+	if out.violated && ctx.Err() == nil {
+		if u, boxes := pr.relax(ctx, maxBoxes, out.vp, out.vq); boxes > 0 {
+			r.Boxes += boxes
+			if u < r.Upper {
+				r.Upper, r.Method = u, MethodPiecesLP
+				r.L0, r.L1, r.L2 = pr.l0, pr.k1, pr.k2
+			}
+		}
+		r.Evals = pr.evals
+	}
 	// The bound is proved whether or not every box closed below the
 	// target: within tol of LB it proves Post = LB within tol.
 	if r.Upper-r.LB <= tol {
@@ -186,6 +197,7 @@ type problem struct {
 	logU        float64 // log F_n(p*, 1-p*)
 	logGStar    float64 // log G(p*, 1-p*) (= log E up to the rounding of p*)
 	logHStar    float64 // log G^T(p*, 1-p*)
+	d           float64 // the Theorem 4 logit: p* = 1/(1+e^d)
 	k1, k2      float64
 	l0, tau     float64
 	evals       int
@@ -196,6 +208,7 @@ type problem struct {
 func newProblem(n int, c, alpha, eps, tol float64) *problem {
 	pr := &problem{m: newModel(n, c, alpha), alpha: alpha, logE: (alpha - 1) * eps}
 	D := bounds.Logit(alpha, eps)
+	pr.d = D
 	t := pr.m.eval(fromLogit(-D), fromLogit(D), 1, false)
 	pr.evals++
 	f := t.f[0][kVal]

@@ -6,6 +6,8 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/bernamp/bernamp/bounds"
+
 	"github.com/bernamp/bernamp/internal/logspace"
 	"github.com/bernamp/bernamp/internal/testref"
 )
@@ -424,5 +426,31 @@ func TestDeriv3Ranges(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// Where the first-order multipliers fail (here forced: k1 moved by 1%), the
+// semi-infinite LP re-chooses them and the branch and bound proves the
+// maximum of psi with the new ones: the bound is below the pieces-max bound
+// with the moved multipliers, and never below LB (Post >= LB).
+func TestRelax(t *testing.T) {
+	for _, p := range provedPoints[:4] {
+		pr := newProblem(p.n, p.c, p.alpha, p.eps, 1e-9)
+		lb := bounds.Lower(p.n, 1, p.c, p.alpha, p.eps)
+		pr.k1 *= 1.01
+		pr.l0 = 1 - pr.k1*math.Exp(pr.logGStar-pr.logE) - pr.k2*math.Exp(pr.logHStar-pr.logE)
+		out := pr.search(context.Background(), 20000)
+		if !out.violated {
+			t.Fatalf("%+v: no violating point with k1 moved", p)
+		}
+		moved := pr.upper(out.sup)
+		u, boxes := pr.relax(context.Background(), 50000, out.vp, out.vq)
+		if boxes == 0 || !(u < moved) {
+			t.Errorf("%+v: relaxed bound %v (%d boxes), pieces-max bound %v", p, u, boxes, moved)
+		}
+		if u < lb-1e-12 {
+			t.Errorf("%+v: relaxed bound %v, LB %v (gap %v)", p, u, lb, u-lb)
+		}
+		t.Logf("%+v: LB %v, k1 x 1.01 proves %v (+%.3g), relaxed %v (+%.3g, %d boxes)", p, lb, moved, moved-lb, u, u-lb, boxes)
 	}
 }
