@@ -45,24 +45,12 @@ type Curve struct {
 // Validate returns an error naming the first entry outside its domain (it
 // does not ask for monotonicity: Read repairs that).
 func (c Curve) Validate() error {
-	if len(c.Orders) != len(c.Eps) {
-		return fmt.Errorf("curve has %d orders and %d eps values", len(c.Orders), len(c.Eps))
-	}
-	if len(c.Orders) == 0 {
-		return errors.New("curve has no orders")
-	}
-	for i, a := range c.Orders {
-		if err := check.Alpha(a); err != nil {
-			return fmt.Errorf("order %d: %w", i+1, err)
-		}
+	return rdp.CheckCurve(c.Orders, c.Eps, func(i int) error {
 		if e := c.Eps[i]; !(e >= 0) {
-			return fmt.Errorf("order %d (alpha %v): eps is %v, must be >= 0 (or inf)", i+1, a, e)
+			return fmt.Errorf("eps is %v, must be >= 0 (or inf)", e)
 		}
-		if i > 0 && a <= c.Orders[i-1] {
-			return fmt.Errorf("order %d: alpha %v does not exceed the previous order %v (orders must be strictly increasing)", i+1, a, c.Orders[i-1])
-		}
-	}
-	return nil
+		return nil
+	})
 }
 
 // FromRDP returns c as a Curve.

@@ -41,28 +41,39 @@ type Curve struct {
 // Validate returns an error naming the first entry of c outside its
 // domain, or nil for a valid curve.
 func (c Curve) Validate() error {
-	if len(c.Orders) != len(c.Eps) {
-		return fmt.Errorf("curve has %d orders and %d eps values", len(c.Orders), len(c.Eps))
+	return CheckCurve(c.Orders, c.Eps, func(i int) error {
+		if err := check.Eps(c.Eps[i]); err != nil {
+			return err
+		}
+		if i > 0 && c.Eps[i] < c.Eps[i-1] {
+			return fmt.Errorf("eps %v at alpha %v is below eps %v at alpha %v (an RDP curve is nondecreasing in alpha)",
+				c.Eps[i], c.Orders[i], c.Eps[i-1], c.Orders[i-1])
+		}
+		return nil
+	})
+}
+
+// CheckCurve checks what every RDP curve shares: as many eps values as
+// orders, at least one order, each order > 1, finite and above the
+// previous one; epsOK checks the eps value at index i (curves differ
+// there: Curve wants it finite and nondecreasing, an accountant's curve
+// allows +Inf). Errors name the order.
+func CheckCurve(orders, eps []float64, epsOK func(i int) error) error {
+	if len(orders) != len(eps) {
+		return fmt.Errorf("curve has %d orders and %d eps values", len(orders), len(eps))
 	}
-	if len(c.Orders) == 0 {
+	if len(orders) == 0 {
 		return errors.New("curve has no orders")
 	}
-	for i, a := range c.Orders {
+	for i, a := range orders {
 		if err := check.Alpha(a); err != nil {
 			return fmt.Errorf("order %d: %w", i+1, err)
 		}
-		if err := check.Eps(c.Eps[i]); err != nil {
+		if i > 0 && a <= orders[i-1] {
+			return fmt.Errorf("order %d: alpha %v does not exceed the previous order %v (orders must be strictly increasing)", i+1, a, orders[i-1])
+		}
+		if err := epsOK(i); err != nil {
 			return fmt.Errorf("order %d (alpha %v): %w", i+1, a, err)
-		}
-		if i == 0 {
-			continue
-		}
-		if a <= c.Orders[i-1] {
-			return fmt.Errorf("order %d: alpha %v does not exceed the previous order %v (orders must be strictly increasing)", i+1, a, c.Orders[i-1])
-		}
-		if c.Eps[i] < c.Eps[i-1] {
-			return fmt.Errorf("order %d: eps %v at alpha %v is below eps %v at alpha %v (an RDP curve is nondecreasing in alpha)",
-				i+1, c.Eps[i], a, c.Eps[i-1], c.Orders[i-1])
 		}
 	}
 	return nil
