@@ -8,6 +8,7 @@ import (
 
 	"github.com/bernamp/bernamp/hockey"
 	"github.com/bernamp/bernamp/internal/testref"
+	"github.com/bernamp/bernamp/mixing"
 )
 
 func profile(t *testing.T, p hockey.Params, eps []float64) *hockey.ProfileResult {
@@ -356,4 +357,34 @@ func TestPiecesUpper(t *testing.T) {
 			t.Errorf("%+v: pieces bound %v is %v above the witness", p, up, up-r.Lower)
 		}
 	}
+}
+
+// At (d, k, c, eps, delta) = (1, 20, 0.1, 1, 0.01) the pieces bound at
+// n = 20 stays 6e-7 above the corner witness for eps' >= eps. The corner
+// program is optimal there: item 2 of Balle et al.'s Theorem 1
+// (mixing.DobrushinHS), proved over the whole box by its own argument
+// (the antipodal corners dominate every pair of inputs), caps
+// delta'(eps') for eps' >= eps at gamma delta, and at eps' = eps that cap
+// is within 1e-13 of the witness. So the 6e-7 is slack of the upper side
+// (the lift to n = 20, whose pairs may use four corners of {c, 1-c}^20
+// rather than two, or the pieces relaxation of it), not a better
+// mechanism missed by the corner program.
+func TestPiecesLooseWhereLiftIs(t *testing.T) {
+	p := hockey.Params{D: 1, K: 20, C: 0.1, Eps: 1, Delta: 0.01, EpsOut: 1}
+	r, err := hockey.Delta(context.Background(), p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := mixing.New(mixing.Kernel{D: p.D, K: p.K, C: p.C})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, cap := b.Theorem1(mixing.DobrushinHS, p.Eps, p.Delta)
+	if cap < r.Lower || cap-r.Lower > 1e-13 {
+		t.Errorf("comparator %v, corner witness %v: want the comparator within 1e-13 above", cap, r.Lower)
+	}
+	if r.Upper < cap-1e-13 {
+		t.Errorf("pieces bound %v below delta' = %v (settled by the comparator)", r.Upper, cap)
+	}
+	t.Logf("witness %v, comparator %v, pieces bound %v (%.2g above)", r.Lower, cap, r.Upper, r.Upper-cap)
 }
