@@ -22,6 +22,7 @@ import (
 	"math"
 	"runtime"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/bernamp/bernamp/bounds"
@@ -343,6 +344,57 @@ func pieces(ctx context.Context, p Params, s *Settings, tol float64, r *Result) 
 	return nil
 }
 
+// searchRanges runs the witness search of solver.MaximizeRanges and keeps
+// what it finds; a search too large for the solver leaves a note.
+func searchRanges(ctx context.Context, ranges []bounds.Range, k int, s *Settings, tol float64, r *Result) error {
+	sr, rec, err := solver.MaximizeRanges(ctx, ranges, k, r.Alpha, r.Eps, s.Workers, &solver.Settings{Tol: tol})
+	switch {
+	case errors.Is(err, solver.ErrInput):
+		// The input is valid (checked by PostRanges): the search is too large.
+		r.Note = strings.TrimPrefix(r.Note+"; ", "; ") + "witness search skipped: " + err.Error()
+		return nil
+	case err != nil:
+		return err
+	}
+	r.Post = math.Max(sr.Lower, r.LB)
+	if sr.Upper < r.PostUpper {
+		r.PostUpper, r.Method = sr.Upper, sr.Method
+	}
+	r.Status = sr.Status.String()
+	r.Witness = &Witness{Corners: sr.Corners, P: sr.P, Q: sr.Q, Value: sr.Lower, DivPQ: sr.DivPQ, DivQP: sr.DivQP}
+	r.Search = &Search{Complete: rec.Complete, Evals: sr.Stats.Evals, Configs: rec.Configs, Searched: rec.Searched, Deep: rec.Deep, Pruned: rec.Pruned}
+	return nil
+}
+
+// piecesRanges runs the two-point-pieces certificate for per-coordinate
+// ranges (certify.CertifyRanges: through the symmetric ranges containing
+// them, a proved bound over the whole box for every K) and keeps what it
+// proves. Past certify.MaxRangeTerms it says so in r.Note.
+func piecesRanges(ctx context.Context, ranges []bounds.Range, k int, s *Settings, tol float64, r *Result) error {
+	if s.Timeout == 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, DefaultCertTimeout)
+		defer cancel()
+	}
+	c, err := certify.CertifyRanges(ctx, ranges, k, r.Alpha, r.Eps, &certify.Settings{Tol: tol, MaxBoxes: piecesBoxes})
+	if errors.Is(err, certify.ErrInput) {
+		r.Note = "two-point pieces skipped: " + strings.TrimPrefix(err.Error(), certify.ErrInput.Error()+": ")
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	r.Pieces = &Pieces{N: c.N, Upper: c.Upper, Proved: c.Status == certify.Proved, Boxes: c.Boxes,
+		Violation: c.Violation, Seconds: c.Seconds}
+	if c.Upper < r.PostUpper {
+		r.PostUpper, r.Method = c.Upper, "two-point pieces (symmetric ranges, n = d k)"
+	}
+	if r.PostUpper-r.Post <= tol {
+		r.Status = StatusCertified
+	}
+	return nil
+}
+
 // theorem4 returns the Theorem 4 pair as a witness: p* on 0^D and 1-p* on
 // 1^D for P, mirrored for Q; both divergences are r_alpha(p*) <= eps.
 // Where p* = 1/(1 + e^D) underflows (eps above about 745 + log(2)/(alpha-1))
@@ -438,12 +490,16 @@ func BoundsRanges(ranges []bounds.Range, k int, alpha, eps float64) (Result, err
 // ranges[l].Hi], which the paper's Lemma 1 allows (corners become {Lo_l,
 // Hi_l}). LB is the Theorem 4 pair on the best antipodal corners
 // (bounds.RangeLower), UB = min(eps, k sum_l max R_alpha between the coins
-// of Lo_l and Hi_l) (bounds.RangeUpperBound); Post is the best verified
-// witness of solver.MaximizeRanges, and PostUpper is UB: no certificate is
-// available for asymmetric ranges, so Status is "certified" only where UB
-// is within Tol of the witness. Where the search is too large
-// (solver.MaxRangeDim, solver.MaxRangeWork) the result keeps the closed
-// forms with Status "bounds". Result.Params has D = len(ranges) and C = 0.
+// of Lo_l and Hi_l) (bounds.RangeUpperBound). PostUpper is the least of
+// UB and the two-point-pieces certificate (certify.CertifyRanges, run first
+// unless NoCertify): it bounds Post for the symmetric ranges [c_l, 1-c_l],
+// c_l = min(Lo_l, 1-Hi_l), which contain the given ones, over the whole box
+// for every K; for symmetric ranges it usually proves Post = LB within Tol.
+// Where it does not, Post is the best verified witness of
+// solver.MaximizeRanges. Status is "certified" where PostUpper is within
+// Tol of Post. Where the search is too large (solver.MaxRangeDim,
+// solver.MaxRangeWork) or F has more than certify.MaxRangeTerms terms, Note
+// says so. Result.Params has D = len(ranges) and C = 0.
 //
 // The paper's conjecture Post = LB concerns [c, 1-c]^d; for asymmetric
 // ranges the Theorem 4 pair is not always optimal, so Conjecture is empty
@@ -486,23 +542,18 @@ func PostRanges(ctx context.Context, ranges []bounds.Range, k int, alpha, eps fl
 			ctx, cancel = context.WithTimeout(ctx, s.Timeout)
 			defer cancel()
 		}
-		sr, rec, err := solver.MaximizeRanges(ctx, ranges, k, alpha, eps, s.Workers, &solver.Settings{Tol: tol})
-		switch {
-		case errors.Is(err, solver.ErrInput):
-			// The input is valid (checked above): the search is too large.
-			r.Note = "witness search skipped: " + err.Error()
-		case err != nil:
-			return Result{}, fmt.Errorf("bernamp.PostRanges: %w", err)
-		default:
-			r.Post = math.Max(sr.Lower, r.LB)
-			r.PostUpper = math.Min(sr.Upper, r.UB)
-			r.Status = sr.Status.String()
-			r.Method = sr.Method
-			r.Witness = &Witness{Corners: sr.Corners, P: sr.P, Q: sr.Q, Value: sr.Lower, DivPQ: sr.DivPQ, DivQP: sr.DivQP}
-			r.Search = &Search{Complete: rec.Complete, Evals: sr.Stats.Evals, Configs: rec.Configs, Searched: rec.Searched, Deep: rec.Deep, Pruned: rec.Pruned}
+		if !s.NoCertify && !solver.NearOne(alpha, tol) && r.UB-r.Post > tol {
+			if err := piecesRanges(ctx, ranges, k, s, tol, &r); err != nil {
+				return Result{}, fmt.Errorf("bernamp.PostRanges: %w", err)
+			}
+		}
+		if r.Status != StatusCertified {
+			if err := searchRanges(ctx, ranges, k, s, tol, &r); err != nil {
+				return Result{}, fmt.Errorf("bernamp.PostRanges: %w", err)
+			}
 		}
 	}
-	if r.UB-r.Post <= tol {
+	if r.PostUpper-r.Post <= tol {
 		r.Status = StatusCertified
 	}
 	r.Excess = r.Post - r.LB

@@ -134,10 +134,29 @@ func TestPostRanges(t *testing.T) {
 		t.Errorf("asymmetric range: witness %+v", r.Witness)
 	}
 
+	// d = 6 is past the witness search: without certificates the closed
+	// forms stay, with them the pieces certificate proves Post = LB.
 	big := bounds.Symmetric(6, 0.1)
-	r, err = PostRanges(ctx, big, 1, 5, 1, nil)
+	r, err = PostRanges(ctx, big, 1, 5, 1, &Settings{NoCertify: true})
 	if err != nil || r.Status != StatusBounds || r.Post != r.LB || r.PostUpper != r.UB || r.Witness != nil {
 		t.Errorf("d = 6: %+v, %v; want the closed forms", r, err)
+	}
+	r, err = PostRanges(ctx, big, 1, 5, 1, nil)
+	if err != nil || r.Status != StatusCertified || r.Post != r.LB || r.PostUpper-r.LB > 1e-9 || r.PostUpper < r.LB || r.Pieces == nil {
+		t.Errorf("d = 6: %+v, %v; want Post = LB proved by the pieces certificate", r, err)
+	}
+
+	// Symmetric ranges with distinct c_l: the certificate's bound is above
+	// the witness search's best pair (a real mechanism) and proves Post =
+	// LB; the search alone leaves a gap to the closed form.
+	mixed := []bounds.Range{{Lo: 0.1, Hi: 0.9}, {Lo: 0.3, Hi: 0.7}}
+	w, err := PostRanges(ctx, mixed, 2, 5, 0.5, &Settings{NoCertify: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err = PostRanges(ctx, mixed, 2, 5, 0.5, nil)
+	if err != nil || r.Status != StatusCertified || r.PostUpper < w.Post || r.PostUpper-r.LB > 1e-9 || w.PostUpper-w.Post < 1e-3 {
+		t.Errorf("mixed c: certified %+v (%v); witness search alone post %v post_upper %v", r, err, w.Post, w.PostUpper)
 	}
 	for _, ranges := range [][]bounds.Range{nil, {{Lo: 0.5, Hi: 0.5}}, {{Lo: 0, Hi: 0.5}}, {{Lo: 0.2, Hi: 1}}} {
 		if _, err := PostRanges(ctx, ranges, 1, 5, 1, nil); err == nil {

@@ -151,6 +151,18 @@ func Certify(ctx context.Context, n int, c, alpha, eps float64, s *Settings) (r 
 	r.L0, r.L1, r.L2, r.Slack = pr.l0, pr.k1, pr.k2, pr.tau
 	r.LogU = pr.logU
 	pr.tiling = tiling
+	pr.prove(ctx, &r, maxBoxes)
+	// The bound is proved whether or not every box closed below the
+	// target: within tol of LB it proves Post = LB within tol.
+	if r.Upper-r.LB <= tol {
+		r.Status = Proved
+	}
+	return r, nil
+}
+
+// prove runs the branch and bound (and, where the inequality fails, the
+// relaxation) and lowers r.Upper to what it proves.
+func (pr *problem) prove(ctx context.Context, r *Result, maxBoxes int) {
 	out := pr.search(ctx, maxBoxes)
 	r.Boxes, r.Evals = out.boxes, pr.evals
 	if out.violated {
@@ -161,7 +173,7 @@ func Certify(ctx context.Context, n int, c, alpha, eps float64, s *Settings) (r 
 		r.Method = MethodPieces
 		if out.violated {
 			r.Method = MethodPiecesMax
-		} else if tiling && out.closed {
+		} else if pr.tiling && out.closed {
 			r.Tiling = out.tiles
 		}
 	}
@@ -175,12 +187,6 @@ func Certify(ctx context.Context, n int, c, alpha, eps float64, s *Settings) (r 
 		}
 		r.Evals = pr.evals
 	}
-	// The bound is proved whether or not every box closed below the
-	// target: within tol of LB it proves Post = LB within tol.
-	if r.Upper-r.LB <= tol {
-		r.Status = Proved
-	}
-	return r, nil
 }
 
 // problem is the normalized inequality. With U = F_n(p*, 1-p*) (so that
@@ -206,7 +212,11 @@ type problem struct {
 }
 
 func newProblem(n int, c, alpha, eps, tol float64) *problem {
-	pr := &problem{m: newModel(n, c, alpha), alpha: alpha, logE: (alpha - 1) * eps}
+	return newProblemModel(newModel(n, c, alpha), alpha, eps, tol)
+}
+
+func newProblemModel(m *model, alpha, eps, tol float64) *problem {
+	pr := &problem{m: m, alpha: alpha, logE: (alpha - 1) * eps}
 	D := bounds.Logit(alpha, eps)
 	pr.d = D
 	t := pr.m.eval(fromLogit(-D), fromLogit(D), 1, false)

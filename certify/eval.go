@@ -43,13 +43,17 @@ func (x coord) value() float64 {
 // enter the error of every sum (see tails). Evaluations where those bounds
 // are not finite (at the edges of the square) use every j.
 type model struct {
-	n      int
-	alpha  float64
-	lw     []float64 // log w_j
-	le     []float64 // log e_j = -(n - 2j) log((1-c)/c)
-	lom    []float64 // log(1 - e_j) (-Inf at j = n/2)
-	lo, hi int       // the window, j in [lo, hi)
-	logTM  float64   // log of a bound on sum of w_j (1 + e_j) outside the window (-Inf when none)
+	n     int
+	alpha float64
+	lw    []float64 // log w_j
+	le    []float64 // log e_j = -(n - 2j) log((1-c)/c)
+	lom   []float64 // log(1 - e_j) (-Inf at j = n/2)
+	// lerr bounds the error of log w_j and of the logs formed from log e_j
+	// beyond the few ulps eval assumes (nil: none); the group model's sums
+	// of several logs need it.
+	lerr   []float64
+	lo, hi int     // the window, j in [lo, hi)
+	logTM  float64 // log of a bound on sum of w_j (1 + e_j) outside the window (-Inf when none)
 	// logEdge bounds the omitted terms of a half anywhere on the square,
 	// edges included (+Inf when no bound is known): see edgeTail.
 	logEdge float64
@@ -309,6 +313,9 @@ func (m *model) eval(p, q coord, order int, window bool) *point {
 			t := lw + lv + a*d
 			// A few ulps of the magnitudes that form each log bound its error.
 			r := 8 * eps64 * (math.Abs(lw) + math.Abs(lv) + a*(math.Abs(d)+4) + 8)
+			if m.lerr != nil {
+				r += m.lerr[j]
+			}
 			f := &pt.f[h]
 			f[kVal].add(t, r)
 			lo := m.lom[j]
