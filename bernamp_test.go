@@ -3,6 +3,7 @@ package bernamp
 import (
 	"context"
 	"math"
+	"math/rand/v2"
 	"testing"
 
 	"github.com/bernamp/bernamp/bounds"
@@ -190,6 +191,41 @@ func TestEqualN(t *testing.T) {
 		}
 		if r.Pieces.Upper != first.Pieces.Upper || math.Abs(r.LB-first.LB) > 1e-14 {
 			t.Errorf("d, k = %v: pieces upper %v, lb %v; at (6, 1): %v, %v", dk, r.Pieces.Upper, r.LB, first.Pieces.Upper, first.LB)
+		}
+	}
+}
+
+// The pieces bound for ranges is never below a verified witness (a real
+// pair of distributions, found by solver.MaximizeRanges without the
+// certificate), on random symmetric and asymmetric ranges.
+func TestPostRangesPiecesAboveWitness(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	rng := rand.New(rand.NewPCG(24, 5))
+	for i := range 16 {
+		d := 1 + rng.IntN(3)
+		ranges := make([]bounds.Range, d)
+		for l := range ranges {
+			lo := 0.02 + 0.4*rng.Float64()
+			hi := 1 - lo
+			if i%2 == 1 { // asymmetric
+				hi = lo + (1-lo)*(0.2+0.8*rng.Float64())
+			}
+			ranges[l] = bounds.Range{Lo: lo, Hi: hi}
+		}
+		k := 1 + rng.IntN(2)
+		alpha := 1.5 + 20*rng.Float64()
+		eps := 0.05 + 2*rng.Float64()
+		w, err := PostRanges(ctx, ranges, k, alpha, eps, &Settings{NoCertify: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := PostRanges(ctx, ranges, k, alpha, eps, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.Pieces == nil || r.PostUpper < w.Post || r.PostUpper > r.UB || r.Post < r.LB {
+			t.Errorf("%v k %d alpha %v eps %v: pieces %+v post_upper %v, witness %v, ub %v", ranges, k, alpha, eps, r.Pieces, r.PostUpper, w.Post, r.UB)
 		}
 	}
 }
