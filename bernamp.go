@@ -91,10 +91,9 @@ type Result struct {
 	Method           string         // how PostUpper was proved
 	Witness          *Witness
 	Search           *Search
-	Certificate      *Certificate // the output-ratio proof for D >= 2, K = 1, nil when none was run
-	Pieces           *Pieces      // the whole-box two-point-pieces proof at n = D K, nil when none was run
-	Note             string       // why an exact engine did not run (alpha near 1, past its reach or the memory cap); "" otherwise
-	Seconds          float64      // wall time of the solve
+	Pieces           *Pieces // the whole-box two-point-pieces proof at n = D K, nil when none was run
+	Note             string  // why an exact engine did not run (alpha near 1, past its reach or the memory cap); "" otherwise
+	Seconds          float64 // wall time of the solve
 }
 
 // Pieces records the two-point-pieces certificate at n = D K
@@ -107,18 +106,6 @@ type Pieces struct {
 	Boxes     int     // boxes of the branch and bound
 	Violation bool    // a point where the inequality with the first-order multipliers fails
 	Seconds   float64 // wall time
-}
-
-// Certificate records the branch and bound over output likelihood ratios
-// that proves PostUpper for D >= 2 (solver.Certify, docs/certificates.md).
-type Certificate struct {
-	Upper     float64 // proved upper bound on Post
-	Complete  bool    // Upper - Post <= Tol proved (every box closed)
-	Boxes     int     // boxes bounded
-	LPs       int     // linear programs solved
-	Open      int     // boxes still open when the search stopped
-	OpenBound float64 // largest bound among open boxes (0 when none)
-	Seconds   float64 // wall time of the certificate
 }
 
 // Witness is an explicit feasible pair (P, Q) of corner distributions.
@@ -160,13 +147,11 @@ type Settings struct {
 	// Workers is the number of goroutines one point may use; 0 means
 	// runtime.GOMAXPROCS(0). The answer does not depend on it.
 	Workers int
-	// NoCertify skips the certificates: PostUpper is then the closed form
-	// (or, for D = 1 and K = 1, the polygon branch and bound). Otherwise
-	// the two-point-pieces certificate runs first, at n = D K <=
-	// certify.MaxN; only where it does not close do the witness search and,
-	// at K = 1, the corner certificates run (the output-ratio certificate
-	// where the corner program is small enough: D <= 5). When Timeout is 0
-	// each certificate runs for at most DefaultCertTimeout.
+	// NoCertify skips the certificate: PostUpper is then the closed form.
+	// Otherwise the two-point-pieces certificate runs first, at n = D K <=
+	// certify.MaxN, with up to PiecesBoxes(MaxMemory) boxes and, when
+	// Timeout is 0, for at most DefaultCertTimeout; only where it does not
+	// close does the witness search run.
 	NoCertify bool
 	// MaxMemory caps, in bytes, what one point may hold by the engines'
 	// estimates (solver.SearchSize, solver.OneBoxBytes); 0 means
@@ -180,9 +165,7 @@ type Settings struct {
 const DefaultMaxMemory = solver.DefaultMaxMemory
 
 // DefaultCertTimeout bounds the certificate of one point when
-// Settings.Timeout is 0: hard points (D = 2 with K >= 4, c = 0.01 with K >=
-// 2) do not close within millions of boxes, and keep the bound proved when
-// the time is up.
+// Settings.Timeout is 0; a point cut short keeps the bound proved so far.
 const DefaultCertTimeout = time.Minute
 
 func (s *Settings) tol() float64 {
@@ -203,10 +186,10 @@ func Bounds(p Params) (Result, error) {
 // (certify.Certify) runs first; where it proves Post = LB within Tol the
 // Theorem 4 pair is the witness and Status is "certified". Elsewhere the
 // witness search (solver.One for D = 1, solver.Maximize for D >= 2) looks
-// for a better pair, and at K = 1, where the corners are exact over the
-// box, the corner certificates may close the gap; Status is then
-// "certified" when PostUpper - Post <= Tol is proved, otherwise "witness"
-// with the best bound proved (the closed form at worst).
+// for a better pair; Status is then "certified" when PostUpper - Post <=
+// Tol, otherwise "witness" with the best bound proved (the closed form at
+// worst). PostUpper comes from the pieces certificate or the closed form
+// only: one certificate path (docs/certificates.md).
 //
 // Errors are returned only for invalid p or s; a cancelled ctx ends the
 // search early and the Result keeps the bound proved so far.
@@ -312,9 +295,22 @@ func reach(p Params, s *Settings, tol float64) (runPieces, runSearch bool, note 
 	return true, false, note
 }
 
-// piecesBoxes caps the pieces certificate in Post: every point of the
-// paper's grids closes within 35,000 boxes (docs/certificates.md).
-const piecesBoxes = 100_000
+// PiecesBoxes returns the boxes the pieces certificate of one point may
+// bound under a memory cap of mem bytes (0 means DefaultMaxMemory): at most
+// 1,000,000, and at least 100,000. By estimate from above, a search holds
+// about 300 MB of corner evaluations (certify keeps them for 50,000 open
+// boxes) and 256 bytes a box beyond that (measured: 291 MB at 396,140
+// boxes, 8.5 MB at 682,268 boxes that closed as they went). Every point of
+// the paper's grids closes within 10,000 boxes, and every point of the
+// survey that the earlier corner certificates closed within 700,000
+// (docs/certificates.md).
+func PiecesBoxes(mem int64) int {
+	if mem <= 0 {
+		mem = DefaultMaxMemory
+	}
+	const fixed, perBox = 300 << 20, 256
+	return int(min(max((mem-fixed)/perBox, 100_000), 1_000_000))
+}
 
 // pieces runs the two-point-pieces certificate at n = D K and keeps what it
 // proves: it holds over the whole box for every K.
@@ -328,7 +324,7 @@ func pieces(ctx context.Context, p Params, s *Settings, tol float64, r *Result) 
 		ctx, cancel = context.WithTimeout(ctx, DefaultCertTimeout)
 		defer cancel()
 	}
-	cs := &certify.Settings{Tol: tol, MaxBoxes: piecesBoxes}
+	cs := &certify.Settings{Tol: tol, MaxBoxes: PiecesBoxes(s.MaxMemory)}
 	c, err := certify.Certify(ctx, n, p.C, p.Alpha, p.Eps, cs)
 	if err != nil {
 		return err
@@ -376,7 +372,7 @@ func piecesRanges(ctx context.Context, ranges []bounds.Range, k int, s *Settings
 		ctx, cancel = context.WithTimeout(ctx, DefaultCertTimeout)
 		defer cancel()
 	}
-	c, err := certify.CertifyRanges(ctx, ranges, k, r.Alpha, r.Eps, &certify.Settings{Tol: tol, MaxBoxes: piecesBoxes})
+	c, err := certify.CertifyRanges(ctx, ranges, k, r.Alpha, r.Eps, &certify.Settings{Tol: tol, MaxBoxes: PiecesBoxes(s.MaxMemory)})
 	if errors.Is(err, certify.ErrInput) {
 		r.Note = "two-point pieces skipped: " + strings.TrimPrefix(err.Error(), certify.ErrInput.Error()+": ")
 		return nil
@@ -414,11 +410,10 @@ func theorem4(p Params, lb float64) *Witness {
 		P: []float64{ps, 1 - ps}, Q: []float64{1 - ps, ps}, Value: lb, DivPQ: div, DivQP: div}
 }
 
-// search runs the witness search (solver.Maximize) for a better Post and,
-// for K = 1, where the corners are exact over the box, the corner
-// certificates (the d = 1 polygon, the output-ratio branch and bound). For
-// K >= 2 their upper bounds hold for the corner program only (the paper's
-// Lemma 2 fails), so PostUpper keeps the whole-box bounds.
+// search runs the witness search (solver.Maximize) for a better Post. Its
+// upper bounds hold for the corner program (for K >= 2 not over the box:
+// the paper's Lemma 2 fails) and are not used: PostUpper comes from the
+// pieces certificate or the closed form.
 func search(ctx context.Context, p Params, s *Settings, tol float64, r *Result) error {
 	ss := solver.Settings{Tol: tol, Method: s.Method, MaxMemory: s.MaxMemory}
 	sr, rec, err := solver.Maximize(ctx, p.D, p.K, p.C, p.Alpha, p.Eps, s.Workers, &ss)
@@ -433,49 +428,9 @@ func search(ctx context.Context, p Params, s *Settings, tol float64, r *Result) 
 		r.Search.Configs, r.Search.Searched, r.Search.Deep, r.Search.Pruned = rec.Configs, rec.Searched, rec.Deep, rec.Pruned
 		r.Search.Complete = rec.Complete
 	}
-	if p.K == 1 {
-		if sr.Upper < r.PostUpper {
-			r.PostUpper, r.Method = sr.Upper, sr.Method
-		}
-		if p.D >= 2 && r.PostUpper-r.Post > tol && !s.NoCertify {
-			if err := certifyCorners(ctx, p, s, tol, r); err != nil {
-				return err
-			}
-		}
-	}
 	r.Status = StatusWitness
 	if r.PostUpper-r.Post <= tol {
 		r.Status = StatusCertified
-	}
-	return nil
-}
-
-// certifyCorners runs solver.Certify above the witness r.Post and tightens
-// r.PostUpper with what it proves. A point too large for the certificate's
-// dense LPs keeps its bound.
-func certifyCorners(ctx context.Context, p Params, s *Settings, tol float64, r *Result) error {
-	if s.Timeout == 0 {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, DefaultCertTimeout)
-		defer cancel()
-	}
-	workers := s.Workers
-	if workers == 0 {
-		workers = -1 // solver.CertSettings: GOMAXPROCS
-	}
-	cert, err := solver.Certify(ctx, p.D, p.K, p.C, p.Alpha, p.Eps, r.Post, &solver.CertSettings{Tol: tol, Workers: workers})
-	if errors.Is(err, solver.ErrTooLarge) {
-		return nil
-	}
-	if err != nil {
-		return err
-	}
-	r.Certificate = &Certificate{Upper: cert.Upper, Complete: cert.Complete, Boxes: cert.Boxes, LPs: cert.LPs,
-		Open: cert.Open, OpenBound: cert.OpenBound, Seconds: cert.Seconds}
-	if cert.Upper < r.PostUpper {
-		// Below r.Post would be a bug; the caller's cross-check reports it.
-		r.PostUpper = cert.Upper
-		r.Method = solver.MethodOutputRatioBB
 	}
 	return nil
 }

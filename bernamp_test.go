@@ -58,9 +58,19 @@ func TestPostOrdered(t *testing.T) {
 								t.Errorf("%+v: lb, post, post_upper, ub = %v not ordered", p, vals)
 							}
 						}
-						// The polygon proves the corner program; it is the whole box at k = 1 only.
-						if d == 1 && k == 1 && r.Status != StatusCertified {
-							t.Errorf("%+v: d = 1 not certified: %s, gap %g", p, r.Status, r.PostUpper-r.Post)
+						// Without the certificate post_upper is the closed form; with it
+						// every d = 1 point here is proved over the whole box.
+						if r.PostUpper != r.UB {
+							t.Errorf("%+v: post_upper %v without the certificate, want the closed form %v", p, r.PostUpper, r.UB)
+						}
+						if d == 1 {
+							c, err := Post(context.Background(), p, nil)
+							if err != nil {
+								t.Fatal(err)
+							}
+							if c.Status != StatusCertified || c.PostUpper < r.Post || c.PostUpper > r.UB {
+								t.Errorf("%+v: with the certificate %s, [%v, %v]; witness %v, ub %v", p, c.Status, c.Post, c.PostUpper, r.Post, r.UB)
+							}
 						}
 					}
 				}
@@ -84,9 +94,8 @@ func TestPostCertifies(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		// At k = 1 the corner certificates may close first; at k >= 2 only
-		// the pieces certificate holds over the whole box.
-		if r.Status != StatusCertified || r.Pieces == nil || r.Pieces.N != p.D*p.K || (p.K >= 2 && !r.Pieces.Proved) ||
+		// The pieces certificate is the one path to a proved upper side.
+		if r.Status != StatusCertified || r.Pieces == nil || r.Pieces.N != p.D*p.K || !r.Pieces.Proved ||
 			r.PostUpper-r.Post > 1e-9 || r.PostUpper < r.Post || r.PostUpper >= r.UB || r.Conjecture != ConjectureProved {
 			t.Errorf("%+v: status %s, [%v, %v], ub %v, pieces %+v", p, r.Status, r.Post, r.PostUpper, r.UB, r.Pieces)
 		}
@@ -94,7 +103,7 @@ func TestPostCertifies(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if r.Status != StatusWitness || r.Certificate != nil || r.Pieces != nil || r.PostUpper != r.UB {
+		if r.Status != StatusWitness || r.Pieces != nil || r.PostUpper != r.UB {
 			t.Errorf("%+v without certificate: status %s, post_upper %v, ub %v", p, r.Status, r.PostUpper, r.UB)
 		}
 	}

@@ -160,7 +160,7 @@ func TestAmplifyInf(t *testing.T) {
 	t.Parallel()
 	c := Curve{Orders: []float64{2, 8, 64}, Eps: []float64{0.25, 1, inf}}
 	k := Kernel{D: 1, K: 1, C: 0.1}
-	amp, res, err := Amplify(context.Background(), c, k, &bernamp.Settings{NoCertify: true}, 2)
+	amp, res, err := Amplify(context.Background(), c, k, &bernamp.Settings{}, 2)
 	if err != nil {
 		t.Fatal(err)
 	}

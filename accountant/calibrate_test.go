@@ -79,7 +79,7 @@ func TestCalibrateSigma(t *testing.T) {
 		}
 		return FromRDP(c)
 	}
-	s := &bernamp.Settings{NoCertify: true}
+	s := &bernamp.Settings{}
 	a, err := Calibrate(context.Background(), Problem{Target: tg, Solve: SolveNoise, Kernel: k, Noise: noise, Resolution: res, Settings: s, Workers: 2})
 	if err != nil {
 		t.Fatal(err)
@@ -172,7 +172,7 @@ func TestCalibrateLaplace(t *testing.T) {
 		}
 		return FromRDP(c)
 	}
-	s := &bernamp.Settings{NoCertify: true}
+	s := &bernamp.Settings{}
 	for _, tc := range []struct {
 		name string
 		k    Kernel
@@ -228,7 +228,7 @@ func TestCalibrateReadCurve(t *testing.T) {
 		csvIn  = "alpha,eps\n2,0.25\n4,0.5\n8,1\n16,2\n32,inf\n"
 		jsonIn = `{"orders": [2, 4, 8, 16, 32], "rdp": [0.25, 0.5, 1.0, 2.0, Infinity]}`
 	)
-	s := &bernamp.Settings{NoCertify: true}
+	s := &bernamp.Settings{}
 	tg := Target{Eps: 2, Delta: 1e-5, Steps: 4, Conversion: rdp.Balle2020}
 	for _, tc := range []struct {
 		name  string
@@ -270,7 +270,7 @@ func TestCalibrateReadCurve(t *testing.T) {
 // target the mechanism meets alone gives Any with Value = MaxK.
 func TestCalibrateMaxK(t *testing.T) {
 	t.Parallel()
-	s := &bernamp.Settings{NoCertify: true}
+	s := &bernamp.Settings{}
 	tg := Target{Eps: 1, Delta: 1e-5, Steps: 1, Conversion: rdp.Balle2020}
 	// The sampling alone (eps = inf at every order): the amplified curve is
 	// d k r_alpha(c), the answer of TestCalibrateSamplingAlone's

@@ -2,52 +2,35 @@ package certify_test
 
 import (
 	"context"
+	"strconv"
 	"testing"
-	"time"
 
-	"github.com/bernamp/bernamp/bounds"
 	"github.com/bernamp/bernamp/certify"
-	"github.com/bernamp/bernamp/solver"
+	"github.com/bernamp/bernamp/internal/testref"
 )
 
 // TestAgreesWithCornerCertificates: at n <= 3 (k = 1, d = n, where the
-// corners are exact over the box) the pieces bound and the earlier
-// certificates (the d = 1 polygon, the output-ratio branch and bound) both
-// land within tol of LB, so within tol of each other.
+// corners are exact over the box) the pieces bound agrees within tol with
+// the bounds of the two certificates it replaced, the d = 1 polygon and the
+// output-ratio branch and bound, as they computed them
+// (testdata/ref/corner_certificates.csv, README_corner_certificates.md).
 func TestAgreesWithCornerCertificates(t *testing.T) {
 	const tol = 1e-9
-	for _, p := range []struct {
-		n             int
-		c, alpha, eps float64
-	}{
-		{1, 0.1, 5, 0.5}, {1, 0.3, 50, 2}, {2, 0.1, 5, 1}, {2, 0.3, 5, 2}, {3, 0.2, 4, 1.5},
-	} {
-		r, err := certify.Certify(context.Background(), p.n, p.c, p.alpha, p.eps, nil)
+	for _, row := range testref.Rows(t, "../testdata/ref/corner_certificates.csv", 8) {
+		n, err := strconv.Atoi(row[0])
 		if err != nil {
 			t.Fatal(err)
 		}
-		var old float64
-		if p.n == 1 {
-			res, err := solver.One(context.Background(), 1, p.c, p.alpha, p.eps, nil)
-			if err != nil {
-				t.Fatal(err)
-			}
-			old = res.Upper
-		} else {
-			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-			lb := bounds.Lower(p.n, 1, p.c, p.alpha, p.eps)
-			cert, err := solver.Certify(ctx, p.n, 1, p.c, p.alpha, p.eps, lb, &solver.CertSettings{Tol: tol, Workers: 1})
-			cancel()
-			if err != nil {
-				t.Fatal(err)
-			}
-			if !cert.Complete {
-				t.Fatalf("%+v: the output-ratio certificate did not close", p)
-			}
-			old = cert.Upper
+		c, alpha, eps, old := testref.Float(t, row[1]), testref.Float(t, row[2]), testref.Float(t, row[3]), testref.Float(t, row[5])
+		if row[6] != "true" {
+			t.Fatalf("%v: the recorded certificate did not close", row)
+		}
+		r, err := certify.Certify(context.Background(), n, c, alpha, eps, &certify.Settings{Tol: tol})
+		if err != nil {
+			t.Fatal(err)
 		}
 		if r.Status != certify.Proved || old-r.LB > tol || r.Upper-old > tol || old-r.Upper > tol {
-			t.Errorf("%+v: pieces %v (%v), corner certificate %v, LB %v", p, r.Upper, r.Status, old, r.LB)
+			t.Errorf("%v: pieces %v (%v), %s %v, LB %v", row[:4], r.Upper, r.Status, row[4], old, r.LB)
 		}
 	}
 }

@@ -62,7 +62,7 @@ func N(d, k int) error {
 }
 
 // Point returns the first error of D, K, C, Alpha and Eps, in that order.
-// It does not check N: engines that never form d k (solver.Certify) accept
+// It does not check N: callers that never form d k accept
 // any d and k.
 func Point(d, k int, c, alpha, eps float64) error {
 	for _, err := range []error{D(d), K(k), C(c), Alpha(alpha), Eps(eps)} {

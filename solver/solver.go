@@ -132,6 +132,10 @@ type Stats struct {
 // ErrInput is wrapped by every error about a parameter outside its domain.
 var ErrInput = errors.New("solver: invalid input")
 
+// ErrTooLarge is wrapped by One's and Maximize's errors when the point is
+// past their reach (OneMaxK, SearchFits).
+var ErrTooLarge = errors.New("solver: program too large")
+
 // LogFError is the absolute float64 error, in nats times (alpha-1), that
 // the searches and certificates allow for one evaluation of log F =
 // (alpha-1) R_alpha (a log-sum-exp of terms a log u + (1-a) log v of size

@@ -96,11 +96,11 @@
 //	                         bit pattern) or full (all 2^d corners, the
 //	                         paper's program; (k+1)^d <= 2^20 outputs);
 //	                         post and demo only
-//	--certify                prove an upper bound for d >= 2 where the full
-//	                         corner program fits (d <= 5, (k+1)^d <= 4096),
-//	                         within --timeout or else one minute per point;
-//	                         --certify=false skips it (default true; post
-//	                         and demo only)
+//	--certify                prove post_upper by the two-point-pieces
+//	                         certificate, within --timeout or else one minute
+//	                         per point; --certify=false skips it and
+//	                         post_upper is the closed form (default true;
+//	                         post and demo only)
 //	--timeout D              time limit per point, a Go duration such as
 //	                         30s; 0 means none (default 0; post and demo only)
 //	--certificate-out DIR    post only: write a certificate file to DIR for

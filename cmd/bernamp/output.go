@@ -46,7 +46,6 @@ type record struct {
 	Method           string         `json:"method"`             // how post_upper was proved
 	Witness          *witnessRecord `json:"witness,omitempty"`
 	Search           *searchRecord  `json:"search,omitempty"`
-	Certificate      *certRecord    `json:"certificate,omitempty"`
 	Pieces           *piecesRecord  `json:"pieces,omitempty"`
 	Note             string         `json:"note,omitempty"` // why an exact engine did not run (bernamp.Result.Note)
 }
@@ -59,17 +58,6 @@ type piecesRecord struct {
 	Boxes     int     `json:"boxes"`     // boxes of the branch and bound
 	Violation bool    `json:"violation"` // the inequality failed at a point with the first-order multipliers
 	Seconds   float64 `json:"seconds"`   // wall time; 0 with --no-timing
-}
-
-// certRecord is the proof behind post_upper for d >= 2.
-type certRecord struct {
-	Upper     float64 `json:"upper"`      // proved upper bound on Post
-	Complete  bool    `json:"complete"`   // every box closed: upper - post <= tol
-	Boxes     int     `json:"boxes"`      // boxes bounded
-	LPs       int     `json:"lps"`        // linear programs solved
-	Open      int     `json:"open"`       // boxes open when the search stopped
-	OpenBound float64 `json:"open_bound"` // largest bound among open boxes
-	Seconds   float64 `json:"seconds"`    // wall time; 0 with --no-timing
 }
 
 // witnessRecord is the feasible pair (P, Q) behind post.
@@ -121,12 +109,6 @@ func newRecord(r bernamp.Result, timing bool) *record {
 	if s := r.Search; s != nil {
 		rec.Search = &searchRecord{Boxes: s.Boxes, Open: s.Open, Cuts: s.Cuts, Evals: s.Evals, Complete: s.Complete, OpenBound: s.OpenBound,
 			Configs: s.Configs, Searched: s.Searched, Deep: s.Deep, Pruned: s.Pruned}
-	}
-	if c := r.Certificate; c != nil {
-		rec.Certificate = &certRecord{Upper: c.Upper, Complete: c.Complete, Boxes: c.Boxes, LPs: c.LPs, Open: c.Open, OpenBound: c.OpenBound}
-		if timing {
-			rec.Certificate.Seconds = math.Round(c.Seconds*1e4) / 1e4
-		}
 	}
 	if c := r.Pieces; c != nil {
 		rec.Pieces = &piecesRecord{N: c.N, Upper: c.Upper, Proved: c.Proved, Boxes: c.Boxes, Violation: c.Violation}
@@ -184,9 +166,6 @@ func (r *record) finite() error {
 	}
 	if s := r.Search; s != nil {
 		vs = append(vs, named{"search.open_bound", s.OpenBound})
-	}
-	if c := r.Certificate; c != nil {
-		vs = append(vs, named{"certificate.upper", c.Upper}, named{"certificate.open_bound", c.OpenBound})
 	}
 	if c := r.Pieces; c != nil {
 		vs = append(vs, named{"pieces.upper", c.Upper})

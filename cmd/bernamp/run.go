@@ -159,7 +159,7 @@ func newFlagSet(cmd string, o *options, groups int) *flag.FlagSet {
 	if groups&solverOpts != 0 {
 		fs.Float64Var(&o.tol, "tol", 1e-9, "certified gap in nats, > 0")
 		fs.StringVar(&o.method, "method", solver.MethodReduced, "evaluator of the search for d >= 2: reduced or full")
-		fs.BoolVar(&o.certify, "certify", true, "prove an upper bound for d >= 2 where it fits (--certify=false skips it)")
+		fs.BoolVar(&o.certify, "certify", true, "prove post_upper by the two-point-pieces certificate (--certify=false skips it: post_upper is then the closed form)")
 		fs.DurationVar(&o.timeout, "timeout", 0, "time limit per point, 0 means none")
 	}
 	if groups&runOpts != 0 {

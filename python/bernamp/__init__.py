@@ -19,14 +19,14 @@ from ._api import bounds, calibrate, curve, delta, post, pure, run
 from ._binary import find_binary
 from ._errors import (BernampError, BernampInputError, BernampRuntimeError, BernampWarning,
                       BinaryNotFoundError)
-from ._results import (Calibration, Certificate, Curve, CurveOrder, DeltaResult, Guarantee, Pieces, PureResult,
+from ._results import (Calibration, Curve, CurveOrder, DeltaResult, Guarantee, Pieces, PureResult,
                        Result, Witness)
 
 __version__ = "0.1.0"
 
 __all__ = [
     "post", "bounds", "curve", "delta", "pure", "calibrate", "run", "find_binary",
-    "Result", "Witness", "Pieces", "Certificate", "Curve", "CurveOrder", "Guarantee",
+    "Result", "Witness", "Pieces", "Curve", "CurveOrder", "Guarantee",
     "DeltaResult", "PureResult", "Calibration",
     "BernampError", "BernampInputError", "BernampRuntimeError", "BinaryNotFoundError",
     "BernampWarning", "__version__",

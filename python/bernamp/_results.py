@@ -71,20 +71,6 @@ class Pieces:
 
 
 @dataclass(frozen=True)
-class Certificate:
-    """The corner-program certificate (d <= 5): ``upper`` is a proved upper
-    bound; ``complete`` says every box closed to within tol."""
-    upper: float
-    complete: bool
-    boxes: int = 0
-    lps: int = 0
-    open: int = 0
-    open_bound: float = 0.0
-    seconds: float = 0.0
-    raw: Dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
-
-
-@dataclass(frozen=True)
 class Result:
     """One point of ``post`` or ``bounds``: an interval for the amplified
     level Post = Post_{alpha,k}(eps) over the whole box [c, 1-c]^d.
@@ -115,7 +101,6 @@ class Result:
     method: Optional[str] = None
     witness: Optional[Witness] = None
     search: Optional[Dict[str, Any]] = None
-    certificate: Optional[Certificate] = None
     pieces: Optional[Pieces] = None
     raw: Dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
 
@@ -283,6 +268,5 @@ class Calibration:
     raw: Dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
 
 
-_NESTED = {"Optional[Witness]": Witness, "Optional[Pieces]": Pieces,
-           "Optional[Certificate]": Certificate}
+_NESTED = {"Optional[Witness]": Witness, "Optional[Pieces]": Pieces}
 _NESTED_NAMES = {"CurveOrder": CurveOrder, "Guarantee": Guarantee}
