@@ -518,7 +518,9 @@ func (pr *problem) enclose(b *box) float64 {
 		}
 	}
 	b.ub = math.Min(pr.monotone(pts, tv), pr.paired(pts, tails[kVal]))
-	if !finite {
+	// A box already closed needs no Taylor form: it is not split, and its
+	// center cannot be above the target.
+	if !finite || b.ub <= pr.l0+pr.tau {
 		return math.Inf(-1)
 	}
 
