@@ -139,9 +139,7 @@ func symmetricGroups(ranges []bounds.Range, k int) []bitGroup {
 // one term per mirror pair of count vectors x, the one with log e_x =
 // -sum_g (n_g - 2 x_g) lambda_g <= 0 as computed (the mirror's sum is its
 // exact negation), the self-mirror x = n/2 at half weight. lerr carries the
-// errors of the sums of logs: a few ulps of each BinomPMF and of each
-// (n_g - 2 x_g) lambda_g, the latter moving log u and log v, hence log g by
-// up to 2 alpha times as much.
+// errors of the sums of logs (see below).
 func newGroupModel(groups []bitGroup, alpha float64) *model {
 	m := &model{n: 0, alpha: alpha, logTM: math.Inf(-1), logEdge: math.Inf(1)}
 	lam := make([]float64, len(groups))
@@ -173,8 +171,18 @@ func newGroupModel(groups []bitGroup, alpha float64) *model {
 			m.lw = append(m.lw, lw)
 			m.le = append(m.le, -v)
 			m.lom = append(m.lom, math.Log(-math.Expm1(-v)))
+			// log w: a few ulps of each BinomPMF and of the sum. log e = -v:
+			// each lambda_g carries a few ulps, the products and the sum
+			// one each, so dv <= (ng+5) ulps of vAbs; it moves log u,
+			// log v by at most dv, log g by (1 + 2 alpha) dv, and log(1-e)
+			// (three times in the derivative kinds) by dv/expm1(v).
 			ng := float64(len(groups))
-			m.lerr = append(m.lerr, 8*eps64*(lwAbs+ng*lwAbs)+2*alpha*(ng+4)*eps64*vAbs)
+			dv := (ng + 5) * eps64 * vAbs
+			e := 8*eps64*(1+ng)*lwAbs + 3*(alpha+1)*dv
+			if v > 0 {
+				e += 3 * dv / math.Expm1(v)
+			}
+			m.lerr = append(m.lerr, e)
 		}
 		g := 0
 		for g < len(groups) && x[g] == groups[g].n {
