@@ -156,7 +156,8 @@ type Settings struct {
 	// MaxMemory caps, in bytes, what one point may hold by the engines'
 	// estimates (solver.SearchSize, solver.OneBoxBytes); 0 means
 	// DefaultMaxMemory. An engine that would need more does not run, and
-	// Result.Note says so.
+	// Result.Note says so. It also sizes the pieces certificate's budget
+	// (PiecesBoxes).
 	MaxMemory int64
 }
 
