@@ -238,3 +238,20 @@ func TestPostRangesPiecesAboveWitness(t *testing.T) {
 		}
 	}
 }
+
+// PiecesBoxes: 1,000,000 boxes at the default cap, 100,000 at least,
+// 300 MB plus 256 bytes a box in between.
+func TestPiecesBoxes(t *testing.T) {
+	for _, tc := range []struct {
+		mem  int64
+		want int
+	}{
+		{0, 1_000_000}, {DefaultMaxMemory, 1_000_000}, {10 << 30, 1_000_000},
+		{512 << 20, (512 - 300) << 20 / 256}, {300<<20 + 256*200_000, 200_000},
+		{256 << 20, 100_000}, {1, 100_000},
+	} {
+		if got := PiecesBoxes(tc.mem); got != tc.want {
+			t.Errorf("PiecesBoxes(%d) = %d, want %d", tc.mem, got, tc.want)
+		}
+	}
+}
