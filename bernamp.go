@@ -297,20 +297,28 @@ func reach(p Params, s *Settings, tol float64) (runPieces, runSearch bool, note 
 }
 
 // PiecesBoxes returns the boxes the pieces certificate of one point may
-// bound under a memory cap of mem bytes (0 means DefaultMaxMemory): at most
-// 1,000,000, and at least 100,000. By estimate from above, a search holds
-// about 300 MB of corner evaluations (certify keeps them for 50,000 open
-// boxes) and 256 bytes a box beyond that (measured: 291 MB at 396,140
-// boxes, 8.5 MB at 682,268 boxes that closed as they went). Every point of
-// the paper's grids closes within 10,000 boxes, and every point of the
-// survey that the earlier corner certificates closed within 700,000
-// (docs/certificates.md).
+// bound under a memory cap of mem bytes (0 means DefaultMaxMemory): the
+// most whose certify.MemoryBytes fits, at most 1,000,000 and at least
+// 100,000. Every point of the paper's grids closes within 10,000 boxes, and
+// every point of the survey that the earlier corner certificates closed
+// within 700,000 (docs/certificates.md).
 func PiecesBoxes(mem int64) int {
 	if mem <= 0 {
 		mem = DefaultMaxMemory
 	}
-	const fixed, perBox = 300 << 20, 256
-	return int(min(max((mem-fixed)/perBox, 100_000), 1_000_000))
+	lo, hi := 100_000, 1_000_000
+	if certify.MemoryBytes(hi) <= mem {
+		return hi
+	}
+	for lo < hi { // the largest b with MemoryBytes(b) <= mem, or 100,000
+		m := lo + (hi-lo+1)/2
+		if certify.MemoryBytes(m) <= mem {
+			lo = m
+		} else {
+			hi = m - 1
+		}
+	}
+	return lo
 }
 
 // pieces runs the two-point-pieces certificate at n = D K and keeps what it

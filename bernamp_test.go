@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/bernamp/bernamp/bounds"
+	"github.com/bernamp/bernamp/certify"
 )
 
 func TestPostValidates(t *testing.T) {
@@ -239,19 +240,18 @@ func TestPostRangesPiecesAboveWitness(t *testing.T) {
 	}
 }
 
-// PiecesBoxes: 1,000,000 boxes at the default cap, 100,000 at least,
-// 300 MB plus 256 bytes a box in between.
+// PiecesBoxes is the most boxes whose certify.MemoryBytes fits the cap,
+// clamped to [100,000, 1,000,000]: 1,000,000 at the default 1 GiB.
 func TestPiecesBoxes(t *testing.T) {
-	for _, tc := range []struct {
-		mem  int64
-		want int
-	}{
-		{0, 1_000_000}, {DefaultMaxMemory, 1_000_000}, {10 << 30, 1_000_000},
-		{512 << 20, (512 - 300) << 20 / 256}, {300<<20 + 256*200_000, 200_000},
-		{256 << 20, 100_000}, {1, 100_000},
-	} {
-		if got := PiecesBoxes(tc.mem); got != tc.want {
-			t.Errorf("PiecesBoxes(%d) = %d, want %d", tc.mem, got, tc.want)
+	if got := PiecesBoxes(0); got != 1_000_000 {
+		t.Errorf("PiecesBoxes(0) = %d, want 1,000,000", got)
+	}
+	for _, mem := range []int64{1, 256 << 20, 400 << 20, 512 << 20, 600 << 20, DefaultMaxMemory, 10 << 30} {
+		b := PiecesBoxes(mem)
+		fits := certify.MemoryBytes(b) <= mem
+		most := b == 1_000_000 || certify.MemoryBytes(b+1) > mem
+		if b < 100_000 || b > 1_000_000 || (b > 100_000 && !fits) || !most {
+			t.Errorf("PiecesBoxes(%d) = %d: MemoryBytes %d, next %d", mem, b, certify.MemoryBytes(b), certify.MemoryBytes(b+1))
 		}
 	}
 }

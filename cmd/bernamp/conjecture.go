@@ -78,7 +78,7 @@ func runConjecture(ctx context.Context, args []string, stdout, stderr io.Writer,
 	fs.Float64Var(&o.tol, "tol", certify.DefaultTol, "gap upper - lb in nats that counts as proved, > 0")
 	fs.DurationVar(&o.timeout, "timeout", 10*time.Second, "time limit per point, 0 means none")
 	fs.IntVar(&o.workers, "workers", runtime.GOMAXPROCS(0), "points certified in parallel, >= 1")
-	fs.StringVar(&o.memFlag, "max-memory", "1GiB", "memory cap by estimate, e.g. 512MiB: --workers x --max-boxes boxes of 4KiB must fit")
+	fs.StringVar(&o.memFlag, "max-memory", "1GiB", "memory cap by estimate, e.g. 512MiB: --workers x certify.MemoryBytes(--max-boxes) must fit")
 	fs.StringVar(&o.out, "out", "", "CSV file of one row per point, flushed row by row (default none)")
 	fs.BoolVar(&o.noTiming, "no-timing", false, "write 0 as seconds and leave the times out of the summary")
 	fs.BoolVar(&o.quiet, "quiet", false, "no progress line on stderr")
@@ -112,9 +112,9 @@ func runConjecture(ctx context.Context, args []string, stdout, stderr io.Writer,
 	// Each point in flight may hold --max-boxes boxes: fewer workers run
 	// when they do not all fit (the rows do not depend on --workers), and
 	// the run is refused when one point alone does not.
-	perPoint := float64(o.maxBoxes) * surveyBoxBytes
+	perPoint := float64(certify.MemoryBytes(o.maxBoxes))
 	if perPoint > float64(maxMem) {
-		return usagef("--max-boxes: %d boxes x %d bytes is about %.3g bytes a point, more than --max-memory %s", o.maxBoxes, surveyBoxBytes, perPoint, o.memFlag)
+		return usagef("--max-boxes: %d boxes need about %.3g bytes a point (certify.MemoryBytes), more than --max-memory %s", o.maxBoxes, perPoint, o.memFlag)
 	}
 	o.workers = max(1, min(o.workers, int(float64(maxMem)/perPoint)))
 	pts, err := certify.SurveyPoints(o.box, o.points, o.seed)

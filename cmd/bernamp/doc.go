@@ -132,8 +132,9 @@
 //	                         --max-memory/16 bytes; curve and calibrate
 //	                         --orders of more than 10000 values (each is one
 //	                         Post); conjecture runs at most --max-memory /
-//	                         (--max-boxes x 4KiB) points at once and refuses a
-//	                         --max-boxes whose one point exceeds the cap.
+//	                         certify.MemoryBytes(--max-boxes) points at once
+//	                         and refuses a --max-boxes whose one point exceeds
+//	                         the cap.
 //	                         delta and pure have fixed caps on their work
 //	                         (hockey.MaxWork, --profile sizes; the LP sizes).
 //	                         plot and conjecture take --max-memory too

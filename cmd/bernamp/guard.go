@@ -21,10 +21,6 @@ const (
 	// at most, by estimate: an input file may take --max-memory /
 	// inputBytesFactor bytes.
 	inputBytesFactor = 16
-	// surveyBoxBytes is the memory of one box of the pieces certificate
-	// (certify), by estimate from above: a conjecture run holds up to
-	// --workers x --max-boxes of them.
-	surveyBoxBytes = 4096
 )
 
 // listLen returns how many values the list or start:stop:step range s
