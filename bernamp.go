@@ -333,20 +333,30 @@ func pieces(ctx context.Context, p Params, s *Settings, tol float64, r *Result) 
 		ctx, cancel = context.WithTimeout(ctx, DefaultCertTimeout)
 		defer cancel()
 	}
-	cs := &certify.Settings{Tol: tol, MaxBoxes: PiecesBoxes(s.MaxMemory)}
-	c, err := certify.Certify(ctx, n, p.C, p.Alpha, p.Eps, cs)
+	c, err := certify.Certify(ctx, n, p.C, p.Alpha, p.Eps, pieceSettings(s, tol))
 	if err != nil {
 		return err
 	}
-	r.Pieces = &Pieces{N: n, Upper: c.Upper, Proved: c.Status == certify.Proved, Boxes: c.Boxes,
+	keepPieces(c, "two-point pieces (n = d k)", tol, r)
+	return nil
+}
+
+// pieceSettings is the pieces certificate's budget in Post and PostRanges.
+func pieceSettings(s *Settings, tol float64) *certify.Settings {
+	return &certify.Settings{Tol: tol, MaxBoxes: PiecesBoxes(s.MaxMemory)}
+}
+
+// keepPieces records the certificate c in r and lowers r.PostUpper to its
+// bound, named method.
+func keepPieces(c certify.Result, method string, tol float64, r *Result) {
+	r.Pieces = &Pieces{N: c.N, Upper: c.Upper, Proved: c.Status == certify.Proved, Boxes: c.Boxes,
 		Violation: c.Violation, Seconds: c.Seconds}
 	if c.Upper < r.PostUpper {
-		r.PostUpper, r.Method = c.Upper, "two-point pieces (n = d k)"
+		r.PostUpper, r.Method = c.Upper, method
 	}
 	if r.PostUpper-r.Post <= tol {
 		r.Status = StatusCertified
 	}
-	return nil
 }
 
 // searchRanges runs the witness search of solver.MaximizeRanges and keeps
@@ -381,7 +391,7 @@ func piecesRanges(ctx context.Context, ranges []bounds.Range, k int, s *Settings
 		ctx, cancel = context.WithTimeout(ctx, DefaultCertTimeout)
 		defer cancel()
 	}
-	c, err := certify.CertifyRanges(ctx, ranges, k, r.Alpha, r.Eps, &certify.Settings{Tol: tol, MaxBoxes: PiecesBoxes(s.MaxMemory)})
+	c, err := certify.CertifyRanges(ctx, ranges, k, r.Alpha, r.Eps, pieceSettings(s, tol))
 	if errors.Is(err, certify.ErrInput) {
 		r.Note = "two-point pieces skipped: " + strings.TrimPrefix(err.Error(), certify.ErrInput.Error()+": ")
 		return nil
@@ -389,14 +399,7 @@ func piecesRanges(ctx context.Context, ranges []bounds.Range, k int, s *Settings
 	if err != nil {
 		return err
 	}
-	r.Pieces = &Pieces{N: c.N, Upper: c.Upper, Proved: c.Status == certify.Proved, Boxes: c.Boxes,
-		Violation: c.Violation, Seconds: c.Seconds}
-	if c.Upper < r.PostUpper {
-		r.PostUpper, r.Method = c.Upper, "two-point pieces (symmetric ranges, n = d k)"
-	}
-	if r.PostUpper-r.Post <= tol {
-		r.Status = StatusCertified
-	}
+	keepPieces(c, "two-point pieces (symmetric ranges, n = d k)", tol, r)
 	return nil
 }
 
