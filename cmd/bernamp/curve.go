@@ -170,17 +170,11 @@ func runCurve(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	var o options
 	var co curveOptions
 	fs := newFlagSet("curve", &o, solverOpts)
-	fs.StringVar(&co.mechanism, "mechanism", "", "named mechanism: gaussian (--sigma), laplace (--b) or rr (--p-true or --noise-parameter); or use --in")
-	fs.Float64Var(&co.sigma, "sigma", 0, "gaussian: noise multiplier (L2 sensitivity 1), > 0")
-	fs.Float64Var(&co.b, "b", 0, "laplace: scale (L1 sensitivity 1), > 0")
-	co.rrFlags(fs)
-	fs.Var(&co.in, "in", "accountant curve file: CSV alpha,eps or JSON {\"orders\", \"rdp\"}; repeat (or a comma list) to sum curves (instead of --mechanism)")
-	fs.StringVar(&co.orders, "orders", "", "Rényi orders: list or range, > 1 (default dp_accounting's 156 orders 1.1..10.9, 11..63, 128..1024)")
+	co.sourceFlags(fs)
 	fs.IntVar(&co.d, "d", 1, "dimension of theta, >= 1")
 	fs.IntVar(&co.k, "k", 1, "Bernoulli samples released, >= 1")
 	fs.Float64Var(&co.c, "c", 0.1, "range constant: theta in [c, 1-c]^d, in (0, 0.5)")
 	fs.Float64Var(&co.delta, "delta", 1e-5, "delta of the (eps, delta) summary, in (0, 1)")
-	fs.StringVar(&co.conversion, "conversion", rdp.Balle2020.String(), "RDP to (eps, delta): balle2020, mironov2017 or dp_accounting")
 	fs.IntVar(&co.compose, "compose", 1, "releases composed (RDP adds per order) in the summary and --emit-curve, >= 1")
 	fs.StringVar(&co.emit, "emit-curve", "", "write the amplified curve (post_upper, monotone, composed) to FILE: CSV alpha,eps, or JSON {orders, rdp} when FILE ends in .json")
 	fs.StringVar(&co.format, "format", "csv", "csv, json or table")
@@ -329,6 +323,18 @@ func runCurve(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 // RandomizedResponseDpEvent(noise_parameter, num_buckets) takes the
 // probability of a uniform answer instead, and the old name --p could be
 // read as either, so it is refused with a pointer to both.
+// sourceFlags registers the flags that name the mechanism's RDP curve and
+// its conversion to (eps, delta), shared by curve and calibrate.
+func (co *curveOptions) sourceFlags(fs *flag.FlagSet) {
+	fs.StringVar(&co.mechanism, "mechanism", "", "named mechanism: gaussian (--sigma), laplace (--b) or rr (--p-true or --noise-parameter); or use --in")
+	fs.Float64Var(&co.sigma, "sigma", 0, "gaussian: noise multiplier (L2 sensitivity 1), > 0")
+	fs.Float64Var(&co.b, "b", 0, "laplace: scale (L1 sensitivity 1), > 0")
+	co.rrFlags(fs)
+	fs.Var(&co.in, "in", "accountant curve file: CSV alpha,eps or JSON {\"orders\", \"rdp\"}; repeat (or a comma list) to sum curves (instead of --mechanism)")
+	fs.StringVar(&co.orders, "orders", "", "Rényi orders: list or range, > 1 (default dp_accounting's 156 orders 1.1..10.9, 11..63, 128..1024)")
+	fs.StringVar(&co.conversion, "conversion", rdp.Balle2020.String(), "RDP to (eps, delta): balle2020, mironov2017 or dp_accounting")
+}
+
 func (co *curveOptions) rrFlags(fs *flag.FlagSet) {
 	fs.Float64Var(&co.p, "p-true", 0, "rr: probability of reporting the true bit, in (0, 1)")
 	fs.Float64Var(&co.noise, "noise-parameter", 0, "rr: dp_accounting's noise_parameter, the probability of a uniform random answer (num_buckets = 2), in (0, 1]: p-true = 1 - noise/2")
