@@ -577,6 +577,26 @@ func TestDemo(t *testing.T) {
 	}
 }
 
+// The demo's first panel (d = 1, c = 0.01, alpha 50, eps 0.1:5:0.1) is
+// certified at every point by the pieces certificate with post's default
+// time limit (TestDemo runs the demo at 1 ms a point, where it is not).
+func TestDemoFirstPanelCertified(t *testing.T) {
+	t.Parallel()
+	code, stdout, stderr := runArgs(t, "post", "--d", "1", "--c", "0.01", "--alpha", "50", "--eps", "0.1:5:0.1", "--no-timing")
+	if code != 0 {
+		t.Fatalf("exit %d, stderr %q", code, stderr)
+	}
+	rows := readCSV(t, stdout)
+	if len(rows) != 50 {
+		t.Fatalf("%d rows, want 50", len(rows))
+	}
+	for _, r := range rows {
+		if r[9] != "certified" {
+			t.Errorf("eps %s: %s, post %s, post_upper %s", r[4], r[9], r[7], r[8])
+		}
+	}
+}
+
 func TestSolverSettings(t *testing.T) {
 	t.Parallel()
 	tests := []struct{ workers, n, want int }{
