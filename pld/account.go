@@ -1,0 +1,300 @@
+package pld
+
+import (
+	"context"
+	"fmt"
+	"math"
+)
+
+// Step is one kind of step of a composition: Steps adaptive releases of n
+// = N Bernoulli samples (d k) of a parameter in [C, 1-C]^d computed by a
+// mechanism with profile Mechanism. C = 0 means no amplification: the
+// mechanism's own output is released.
+type Step struct {
+	Mechanism Profile
+	N         int
+	C         float64
+	Steps     int
+}
+
+// Options are the numerical settings of an Account.
+type Options struct {
+	Grid
+	// Truncation is the tail mass an FFT composition may cut (added to
+	// the infinity mass): dp_accounting's tail_mass_truncation, 1e-15 by
+	// default.
+	Truncation float64
+	Workers    int // goroutines for the profiles' grids; results do not depend on it
+}
+
+// DefaultOptions are dp_accounting's PLD accountant's settings:
+// discretization 1e-4 and tail truncation 1e-15; the profile's grid stops
+// where it falls below 1e-22 (dp_accounting's Gaussian stops at e^-50).
+func DefaultOptions() Options {
+	return Options{Grid: Grid{H: 1e-4, Tail: 1e-22}, Truncation: 1e-15, Workers: 1}
+}
+
+// Account is the pessimistic PLD of a composition of steps, both
+// directions, and what its lower side needs.
+type Account struct {
+	steps []Step
+	opt   Options
+	// fwd and rev are the composed pessimistic PLDs; rev is nil when every
+	// step is symmetric.
+	fwd, rev *PLD
+}
+
+// NewAccount discretizes each step kind's amplified profile (Amplify, then
+// Discretize) and composes them (SelfCompose, Compose) in both directions.
+// Errors: an empty list, a step with Steps < 1, an invalid N or C, an
+// invalid grid, a result over MaxPoints, ctx.Err().
+func NewAccount(ctx context.Context, steps []Step, opt Options) (*Account, error) {
+	if len(steps) == 0 {
+		return nil, fmt.Errorf("pld: no steps")
+	}
+	if err := opt.Grid.Check(); err != nil {
+		return nil, err
+	}
+	if !(opt.Truncation > 0 && opt.Truncation < 1) {
+		return nil, fmt.Errorf("pld: truncation is %v, must be in (0, 1)", opt.Truncation)
+	}
+	a := &Account{steps: steps, opt: opt}
+	symmetric := true
+	for _, s := range steps {
+		if s.Steps < 1 {
+			return nil, fmt.Errorf("pld: steps is %d, must be >= 1", s.Steps)
+		}
+		symmetric = symmetric && s.Mechanism.Symmetric()
+	}
+	dirs := []bool{false}
+	if !symmetric {
+		dirs = append(dirs, true)
+	}
+	for _, reverse := range dirs {
+		var total *PLD
+		for _, s := range steps {
+			p, err := s.profile()
+			if err != nil {
+				return nil, err
+			}
+			if reverse {
+				p = p.Rev()
+			}
+			d, err := Discretize(ctx, p, opt.Grid, opt.Workers)
+			if err != nil {
+				return nil, err
+			}
+			if d, err = d.SelfCompose(s.Steps, opt.Truncation); err != nil {
+				return nil, err
+			}
+			if total == nil {
+				total = d
+			} else if total, err = Compose(total, d, opt.Truncation); err != nil {
+				return nil, err
+			}
+		}
+		if reverse {
+			a.rev = total
+		} else {
+			a.fwd = total
+		}
+	}
+	return a, nil
+}
+
+// profile returns the step's amplified profile (its mechanism's when C is 0).
+func (s Step) profile() (Profile, error) {
+	if s.C == 0 {
+		return s.Mechanism, nil
+	}
+	return Amplify(s.Mechanism, s.N, s.C)
+}
+
+// PLDs returns the composed pessimistic PLDs: forward (remove) and
+// reverse (add; nil when every step is symmetric).
+func (a *Account) PLDs() (fwd, rev *PLD) { return a.fwd, a.rev }
+
+// EpsUpper returns an upper bound on the smallest eps at which the
+// composition is (eps, delta)-DP in both directions (+Inf when none is
+// finite): the claim.
+func (a *Account) EpsUpper(delta float64) float64 {
+	e := a.fwd.Eps(delta)
+	if a.rev != nil {
+		e = math.Max(e, a.rev.Eps(delta))
+	}
+	return e
+}
+
+// DeltaUpper returns an upper bound on the composition's delta at eps.
+func (a *Account) DeltaUpper(eps float64) float64 {
+	d := a.fwd.Delta(eps)
+	if a.rev != nil {
+		d = math.Max(d, a.rev.Delta(eps))
+	}
+	return d
+}
+
+// HasLower reports whether every step has a lower side (an amplified
+// mechanism with a known dominating pair).
+func (a *Account) HasLower() bool {
+	for _, s := range a.steps {
+		if s.C == 0 || s.Mechanism.NP == nil {
+			return false
+		}
+	}
+	return true
+}
+
+// lowerAt returns the optimistic PLDs (both directions) of the composition
+// of the attaining mechanisms at level eps0, on grid h.
+func (a *Account) lowerAt(eps0, h float64) ([2]*PLD, error) {
+	var out [2]*PLD
+	for dir, reverse := range []bool{false, true} {
+		var total *PLD
+		for _, s := range a.steps {
+			d, err := Attaining(s.Mechanism, s.N, s.C, eps0, h, reverse)
+			if err != nil {
+				return out, err
+			}
+			if d, err = d.SelfCompose(s.Steps, a.opt.Truncation); err != nil {
+				return out, err
+			}
+			if total == nil {
+				total = d
+			} else if total, err = Compose(total, d, a.opt.Truncation); err != nil {
+				return out, err
+			}
+		}
+		out[dir] = total
+	}
+	return out, nil
+}
+
+// lowerSearch maximizes score(eps0) over the attaining mechanisms' level
+// eps0 in [0, top]: a scan of 0 and top 2^-k (k = 0..9), then a golden
+// section between the best point's neighbours on the coarse grid, then the
+// best level again on the fine grid. Every value is a lower bound whatever
+// eps0 is, so the search only has to be good, not exact.
+func (a *Account) lowerSearch(ctx context.Context, top float64, score func([2]*PLD) float64) (float64, error) {
+	h := a.opt.H
+	coarse := math.Max(h, 1e-3)
+	eval := func(e0, hh float64) (float64, error) {
+		if err := ctx.Err(); err != nil {
+			return 0, err
+		}
+		p, err := a.lowerAt(e0, hh)
+		if err != nil {
+			return 0, err
+		}
+		return score(p), nil
+	}
+	pts := []float64{0}
+	for k := 9; k >= 0; k-- {
+		pts = append(pts, top*math.Ldexp(1, -k))
+	}
+	vals := make([]float64, len(pts))
+	best := 0
+	for i, e0 := range pts {
+		v, err := eval(e0, coarse)
+		if err != nil {
+			return 0, err
+		}
+		vals[i] = v
+		if v > vals[best] {
+			best = i
+		}
+	}
+	l, r := pts[max(best-1, 0)], pts[min(best+1, len(pts)-1)]
+	bestE := pts[best]
+	phi := (math.Sqrt(5) - 1) / 2
+	x1, x2 := r-phi*(r-l), l+phi*(r-l)
+	f1, err := eval(x1, coarse)
+	if err != nil {
+		return 0, err
+	}
+	f2, err := eval(x2, coarse)
+	if err != nil {
+		return 0, err
+	}
+	bestV := vals[best]
+	for range 8 {
+		if f1 > bestV {
+			bestV, bestE = f1, x1
+		}
+		if f2 > bestV {
+			bestV, bestE = f2, x2
+		}
+		if f1 >= f2 {
+			r, x2, f2 = x2, x1, f1
+			x1 = r - phi*(r-l)
+			if f1, err = eval(x1, coarse); err != nil {
+				return 0, err
+			}
+		} else {
+			l, x1, f1 = x1, x2, f2
+			x2 = l + phi*(r-l)
+			if f2, err = eval(x2, coarse); err != nil {
+				return 0, err
+			}
+		}
+	}
+	if h == coarse {
+		return bestV, nil
+	}
+	return eval(bestE, h)
+}
+
+// EpsLower returns a lower bound on the smallest eps at which the
+// composition is (eps, delta)-DP: the largest Eps(delta) of the composed
+// attaining mechanisms over their level (one real mechanism per step kind,
+// the same at every step, composed the optimistic way). NaN when a step
+// has no lower side (HasLower).
+func (a *Account) EpsLower(ctx context.Context, delta float64) (float64, error) {
+	if !a.HasLower() {
+		return math.NaN(), nil
+	}
+	top := a.levelScale(delta)
+	return a.lowerSearch(ctx, top, func(p [2]*PLD) float64 {
+		return math.Max(p[0].Eps(delta), p[1].Eps(delta))
+	})
+}
+
+// DeltaLower returns a lower bound on the composition's delta at eps (NaN
+// without a lower side), as EpsLower.
+func (a *Account) DeltaLower(ctx context.Context, eps float64) (float64, error) {
+	if !a.HasLower() {
+		return math.NaN(), nil
+	}
+	top := a.levelScale(math.Max(a.DeltaUpper(eps), 1e-300))
+	return a.lowerSearch(ctx, top, func(p [2]*PLD) float64 {
+		return math.Max(p[0].Delta(eps), p[1].Delta(eps))
+	})
+}
+
+// levelScale returns the top of the level search: twice the largest
+// single-step eps of a step kind at delta/steps, at least 1e-3.
+func (a *Account) levelScale(delta float64) float64 {
+	top := 1e-3
+	for _, s := range a.steps {
+		p, err := s.profile()
+		if err != nil {
+			continue
+		}
+		target := delta / float64(s.Steps)
+		// The profile is non-increasing: bisect for its eps at target.
+		lo, hi := 0.0, math.Min(p.Upper, MaxEps)
+		if p.Delta(lo) <= target {
+			continue
+		}
+		for range 60 {
+			mid := (lo + hi) / 2
+			if p.Delta(mid) > target {
+				lo = mid
+			} else {
+				hi = mid
+			}
+		}
+		top = math.Max(top, 2*hi)
+	}
+	return top
+}
