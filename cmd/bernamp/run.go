@@ -85,6 +85,8 @@ func runTerm(ctx context.Context, args []string, stdout, stderr io.Writer, term 
 		err = runPure(ctx, rest, stdout, stderr)
 	case "delta":
 		err = runDelta(ctx, rest, stdout, stderr)
+	case "compose":
+		err = runCompose(ctx, rest, stdout, stderr)
 	case "demo":
 		err = runDemo(ctx, rest, stdout, stderr, term)
 	case "conjecture":

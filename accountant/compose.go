@@ -1,0 +1,128 @@
+package accountant
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"time"
+
+	"github.com/bernamp/bernamp"
+	"github.com/bernamp/bernamp/pld"
+	"github.com/bernamp/bernamp/rdp"
+)
+
+// Composition is one question of compose: a mechanism released through a
+// kernel, Steps times, asked for eps at Delta or (EpsQuery set) for delta
+// at Eps.
+type Composition struct {
+	Mechanism pld.Profile
+	Kernel    Kernel
+	Steps     int
+	// Delta > 0 asks for eps at delta; else Eps >= 0 asks for delta at eps.
+	Delta, Eps float64
+}
+
+// Routes are the comparators of a Composition: the RDP route (the
+// mechanism's RDP Curve amplified order by order by Post, composed, then
+// converted) and the mechanism's own PLD without amplification.
+type Routes struct {
+	Curve      *rdp.Curve // nil: no RDP route
+	Conversion rdp.Conversion
+	Settings   *bernamp.Settings // of the RDP route's Post per order
+	Workers    int
+	NoAmp      bool // compute the unamplified mechanism's own PLD
+}
+
+// Claim is the answer to a Composition: an interval for the exact value
+// and the comparators, all in the unit asked for (eps in nats, or delta).
+type Claim struct {
+	// Upper is above the exact answer (the pessimistic PLD of the exact
+	// amplified profile): claim it. Lower is below it (the attaining real
+	// mechanism composed the optimistic way), NaN when the mechanism has no
+	// known dominating pair.
+	Upper, Lower float64
+	// RDP is the RDP route's answer (an upper bound), NaN without it;
+	// NoAmp the mechanism's own PLD composed (an upper bound on what is
+	// claimable without amplification), NaN without it.
+	RDP, NoAmp float64
+	Seconds    float64 // wall time of Upper and Lower
+	// Fwd and Rev are the composed pessimistic PLDs of Upper (Rev nil
+	// when the mechanism is symmetric).
+	Fwd, Rev *pld.PLD
+}
+
+// ComposeClaim answers q: the composed pessimistic PLD of the exact
+// amplified profile (pld.NewAccount) for Upper, the search over attaining
+// mechanisms for Lower, and the routes r asks for. amplified, when not
+// nil, caches the RDP route's amplified curve per kernel across calls.
+func ComposeClaim(ctx context.Context, q Composition, opt pld.Options, r Routes, amplified map[Kernel]rdp.Curve) (Claim, error) {
+	if err := q.Kernel.Validate(); err != nil {
+		return Claim{}, fmt.Errorf("accountant.ComposeClaim: %w", err)
+	}
+	n := q.Kernel.D * q.Kernel.K
+	if q.Kernel.D > pld.MaxN/q.Kernel.K {
+		return Claim{}, fmt.Errorf("accountant.ComposeClaim: d k = %d x %d exceeds %d", q.Kernel.D, q.Kernel.K, pld.MaxN)
+	}
+	start := time.Now()
+	nan := math.NaN()
+	c := Claim{Lower: nan, RDP: nan, NoAmp: nan}
+	acc, err := pld.NewAccount(ctx, []pld.Step{{Mechanism: q.Mechanism, N: n, C: q.Kernel.C, Steps: q.Steps}}, opt)
+	if err != nil {
+		return Claim{}, err
+	}
+	c.Fwd, c.Rev = acc.PLDs()
+	byDelta := q.Delta > 0
+	if byDelta {
+		c.Upper = acc.EpsUpper(q.Delta)
+		c.Lower, err = acc.EpsLower(ctx, q.Delta)
+	} else {
+		c.Upper = acc.DeltaUpper(q.Eps)
+		c.Lower, err = acc.DeltaLower(ctx, q.Eps)
+	}
+	if err != nil {
+		return Claim{}, err
+	}
+	c.Seconds = time.Since(start).Seconds()
+	if r.NoAmp {
+		own, err := pld.NewAccount(ctx, []pld.Step{{Mechanism: q.Mechanism, Steps: q.Steps}}, opt)
+		if err != nil {
+			return Claim{}, err
+		}
+		if byDelta {
+			c.NoAmp = own.EpsUpper(q.Delta)
+		} else {
+			c.NoAmp = own.DeltaUpper(q.Eps)
+		}
+	}
+	if r.Curve != nil {
+		amp, ok := amplified[q.Kernel]
+		if !ok {
+			amp, _, err = Amplify(ctx, FromRDP(*r.Curve), q.Kernel, r.Settings, r.Workers)
+			if err != nil {
+				if ctx.Err() != nil && errors.Is(err, ctx.Err()) {
+					return Claim{}, err
+				}
+				return Claim{}, fmt.Errorf("rdp route: %w", err)
+			}
+			if amplified != nil {
+				amplified[q.Kernel] = amp
+			}
+		}
+		composed, _ := Compose(FromRDP(amp), q.Steps).Finite()
+		if byDelta {
+			a, err := rdp.ToApprox(composed, q.Delta, r.Conversion)
+			if err != nil {
+				return Claim{}, fmt.Errorf("rdp route: %w", err)
+			}
+			c.RDP = a.Eps
+		} else {
+			d, _, err := rdp.DeltaAt(composed, q.Eps, r.Conversion)
+			if err != nil {
+				return Claim{}, fmt.Errorf("rdp route: %w", err)
+			}
+			c.RDP = d
+		}
+	}
+	return c, nil
+}

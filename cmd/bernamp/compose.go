@@ -1,0 +1,409 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/bernamp/bernamp"
+	"github.com/bernamp/bernamp/accountant"
+	"github.com/bernamp/bernamp/check"
+	"github.com/bernamp/bernamp/pld"
+	"github.com/bernamp/bernamp/rdp"
+)
+
+// composeRow is one (d, k, c, steps) of compose. With --delta the values
+// are eps in nats; with --eps they are deltas.
+type composeRow struct {
+	D     int     `json:"d"`
+	K     int     `json:"k"`
+	C     float64 `json:"c"`
+	Steps int     `json:"steps"`
+	// Delta (with --delta) or Eps (with --eps) is the question.
+	Delta *float64 `json:"delta,omitempty"`
+	Eps   *float64 `json:"eps,omitempty"`
+	// EpsUpper (DeltaUpper) is above the exact answer: claim it.
+	// EpsLower (DeltaLower) is below it (null when the mechanism has no
+	// known dominating pair). EpsRDP (DeltaRDP) is the RDP route, EpsNoAmp
+	// (DeltaNoAmp) the mechanism's own PLD without amplification; null
+	// when not computed.
+	EpsUpper   *float64 `json:"eps_upper,omitempty"`
+	EpsLower   *float64 `json:"eps_lower,omitempty"`
+	EpsRDP     *float64 `json:"eps_rdp,omitempty"`
+	EpsNoAmp   *float64 `json:"eps_unamplified,omitempty"`
+	DeltaUpper *float64 `json:"delta_upper,omitempty"`
+	DeltaLower *float64 `json:"delta_lower,omitempty"`
+	DeltaRDP   *float64 `json:"delta_rdp,omitempty"`
+	DeltaNoAmp *float64 `json:"delta_unamplified,omitempty"`
+	Seconds    float64  `json:"seconds"`
+	byDelta    bool
+}
+
+func (r *composeRow) header() []string {
+	if r.byDelta {
+		return []string{"d", "k", "c", "steps", "delta", "eps_lower", "eps_upper", "eps_rdp", "eps_unamplified", "seconds"}
+	}
+	return []string{"d", "k", "c", "steps", "eps", "delta_lower", "delta_upper", "delta_rdp", "delta_unamplified", "seconds"}
+}
+
+func (r *composeRow) csvFields() []string {
+	q, lo, up, rd, na := r.Eps, r.DeltaLower, r.DeltaUpper, r.DeltaRDP, r.DeltaNoAmp
+	if r.byDelta {
+		q, lo, up, rd, na = r.Delta, r.EpsLower, r.EpsUpper, r.EpsRDP, r.EpsNoAmp
+	}
+	return []string{strconv.Itoa(r.D), strconv.Itoa(r.K), fmtFloat(r.C), strconv.Itoa(r.Steps), optFloat(q),
+		optFloat(lo), optFloat(up), optFloat(rd), optFloat(na), strconv.FormatFloat(r.Seconds, 'f', 4, 64)}
+}
+
+// composeOptions holds the flags of compose.
+type composeOptions struct {
+	curveOptions              // --mechanism --sigma --b --p-true --noise-parameter --conversion
+	sensitivity, q    float64 // --sensitivity, --q
+	file              string  // --in
+	ds, ks, cs, steps string
+	delta, eps        float64
+	disc              float64
+	emit              string
+	rdpRoute, noAmp   bool
+	rdpTimeout        time.Duration
+}
+
+// runCompose answers (eps, delta) after T steps of a mechanism released
+// through Bernoulli samples: the exact amplified profile composed
+// (pessimistic, the claim) and the attaining mechanism composed
+// (optimistic), beside the RDP route and the unamplified mechanism.
+func runCompose(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	var o options
+	var co composeOptions
+	fs := newFlagSet("compose", &o, 0)
+	fs.StringVar(&co.mechanism, "mechanism", "", "gaussian (--sigma, --sensitivity), laplace (--b, --sensitivity), rr (--p-true or --noise-parameter), subsampled-gaussian (--q, --sigma, --sensitivity), rdp (--in an accountant curve) or profile (--in a profile or PLD file)")
+	fs.Float64Var(&co.sigma, "sigma", 0, "gaussian, subsampled-gaussian: noise standard deviation, > 0")
+	fs.Float64Var(&co.sensitivity, "sensitivity", 1, "gaussian, laplace, subsampled-gaussian: sensitivity (L2, L1), > 0")
+	fs.Float64Var(&co.b, "b", 0, "laplace: scale, > 0")
+	fs.Float64Var(&co.q, "q", 0, "subsampled-gaussian: Poisson sampling rate, in (0, 1]")
+	co.rrFlags(fs)
+	fs.StringVar(&co.file, "in", "", "rdp: accountant curve (CSV alpha,eps or JSON); profile: CSV eps,delta[,delta_reverse], delta --profile's JSON, or a PLD JSON (compose --emit-pld)")
+	fs.StringVar(&co.conversion, "conversion", rdp.Balle2020.String(), "RDP to (eps, delta) for rdp and the RDP route: balle2020, mironov2017 or dp_accounting")
+	fs.StringVar(&co.ds, "d", "1", "dimension of theta: list or range of integers >= 1")
+	fs.StringVar(&co.ks, "k", "1", "Bernoulli samples released: list or range of integers >= 1")
+	fs.StringVar(&co.cs, "c", "0.1", "range constant: list or range in (0, 0.5)")
+	fs.StringVar(&co.steps, "steps", "1", "adaptive steps composed: list or range of integers >= 1")
+	fs.Float64Var(&co.delta, "delta", 0, "report eps at this delta, in (0, 1) (default 1e-5 unless --eps)")
+	fs.Float64Var(&co.eps, "eps", -1, "report delta at this eps >= 0 instead of eps at --delta")
+	fs.Float64Var(&co.disc, "discretization", 1e-4, "PLD grid step in nats (dp_accounting's value_discretization_interval), in (0, 1]")
+	fs.StringVar(&co.format, "format", "table", "table, csv or json")
+	fs.StringVar(&co.emit, "emit-pld", "", "write the composed pessimistic PLD (JSON) of the one row to FILE")
+	fs.BoolVar(&co.rdpRoute, "rdp-route", true, "compute the RDP route (gaussian, laplace, rr, rdp): the RDP curve amplified per order, composed, converted")
+	fs.BoolVar(&co.noAmp, "unamplified", true, "compute the mechanism's own PLD composed, without amplification")
+	fs.DurationVar(&co.rdpTimeout, "rdp-timeout", 5*time.Second, "time limit per order of the RDP route's amplified curve")
+	if err := parseFlags(fs, args, stdout); err != nil {
+		return err
+	}
+	if err := checkOptions(&o, 0); err != nil {
+		return err
+	}
+	co.maxMem = o.maxMem
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	job, err := co.check(set)
+	if err != nil {
+		return err
+	}
+	opt := pld.DefaultOptions()
+	opt.H, opt.Workers = co.disc, o.workers
+	routes := accountant.Routes{Conversion: job.conv, NoAmp: co.noAmp, Workers: o.workers,
+		Settings: &bernamp.Settings{Timeout: co.rdpTimeout, Workers: 1}}
+	if co.rdpRoute {
+		routes.Curve = job.curve
+	}
+	if co.emit != "" && len(job.kernels)*len(job.steps) != 1 {
+		return usagef("--emit-pld: needs one row (one d, k, c and steps), not %d", len(job.kernels)*len(job.steps))
+	}
+	cache := map[accountant.Kernel]rdp.Curve{}
+	var rows []*composeRow
+	total := len(job.kernels) * len(job.steps)
+	for _, kern := range job.kernels {
+		for _, t := range job.steps {
+			q := accountant.Composition{Mechanism: job.profile, Kernel: kern, Steps: t, Delta: co.delta, Eps: co.eps}
+			c, err := accountant.ComposeClaim(ctx, q, opt, routes, cache)
+			switch {
+			case err != nil && ctx.Err() != nil:
+				writeComposeRows(stdout, co.format, rows)
+				return fmt.Errorf("interrupted after %d of %d rows", len(rows), total)
+			case errors.Is(err, pld.ErrProfile):
+				return usagef("--in: %s", bare(err))
+			case err != nil:
+				return err
+			}
+			r := &composeRow{D: kern.D, K: kern.K, C: kern.C, Steps: t, byDelta: co.delta > 0, Seconds: c.Seconds}
+			if o.noTiming {
+				r.Seconds = 0
+			}
+			opt := func(v float64) *float64 {
+				if math.IsNaN(v) {
+					return nil
+				}
+				return &v
+			}
+			if r.byDelta {
+				r.Delta, r.EpsUpper, r.EpsLower, r.EpsRDP, r.EpsNoAmp = &co.delta, opt(c.Upper), opt(c.Lower), opt(c.RDP), opt(c.NoAmp)
+			} else {
+				r.Eps, r.DeltaUpper, r.DeltaLower, r.DeltaRDP, r.DeltaNoAmp = &co.eps, opt(c.Upper), opt(c.Lower), opt(c.RDP), opt(c.NoAmp)
+			}
+			rows = append(rows, r)
+			if total > 1 {
+				fmt.Fprintf(stderr, "bernamp: compose: %d/%d rows\n", len(rows), total)
+			}
+			if co.emit != "" {
+				f := pld.NewFile(c.Fwd, c.Rev, fmt.Sprintf("%s; d=%d k=%d c=%s; %d steps", job.profile.Name, kern.D, kern.K, fmtFloat(kern.C), t))
+				if err := writeFileAtomic(co.emit, func(w io.Writer) error { return writeJSON(w, f) }); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	return writeComposeRows(stdout, co.format, rows)
+}
+
+// writeComposeRows prints the rows: a table (with the sides named), CSV or
+// JSON.
+func writeComposeRows(w io.Writer, format string, rows []*composeRow) error {
+	if len(rows) == 0 {
+		return nil
+	}
+	switch format {
+	case "json":
+		return writeJSON(w, rows)
+	case "csv":
+		return writeCSV(w, rows[0].header(), rows)
+	}
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	h := rows[0].header()
+	fmt.Fprintln(tw, strings.Join(h[:len(h)-1], "\t"))
+	for _, r := range rows {
+		f := r.csvFields()
+		for i, v := range f[:len(f)-1] {
+			if v == "" {
+				f[i] = "-"
+			} else if x, err := strconv.ParseFloat(v, 64); err == nil && i >= 5 {
+				f[i] = strconv.FormatFloat(x, 'g', 6, 64)
+			}
+		}
+		fmt.Fprintln(tw, strings.Join(f[:len(f)-1], "\t"))
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	what := "eps"
+	if !rows[0].byDelta {
+		what = "delta"
+	}
+	_, err := fmt.Fprintf(w, "\n%s_upper: the exact amplified profile composed (pessimistic PLD): claim it. %s_lower: one real mechanism composed (optimistic).\n%s_rdp: the RDP route; %s_unamplified: the mechanism's own PLD, no amplification.\n", what, what, what, what)
+	return err
+}
+
+// composeJob is what compose's flags describe.
+type composeJob struct {
+	profile pld.Profile
+	curve   *rdp.Curve // the mechanism's RDP curve, nil when none is known
+	conv    rdp.Conversion
+	kernels []accountant.Kernel
+	steps   []int
+}
+
+// check validates compose's flags; every error is a usage error naming
+// the flag.
+func (co *composeOptions) check(set map[string]bool) (composeJob, error) {
+	var job composeJob
+	var err error
+	if job.conv, err = rdp.ParseConversion(co.conversion); err != nil {
+		return job, flagError("conversion", err)
+	}
+	ds, err := parseInts(co.ds)
+	if err != nil {
+		return job, flagError("d", err)
+	}
+	ks, err := parseInts(co.ks)
+	if err != nil {
+		return job, flagError("k", err)
+	}
+	cs, err := parseFloats(co.cs)
+	if err != nil {
+		return job, flagError("c", err)
+	}
+	if job.steps, err = parseInts(co.steps); err != nil {
+		return job, flagError("steps", err)
+	}
+	for _, t := range job.steps {
+		if t < 1 {
+			return job, usagef("--steps: steps is %d, must be >= 1", t)
+		}
+	}
+	for _, d := range ds {
+		for _, k := range ks {
+			if err := check.N(d, k); err != nil {
+				return job, flagError("d", err)
+			}
+			if d > pld.MaxN/k {
+				return job, usagef("--d, --k: d k = %d x %d exceeds %d", d, k, pld.MaxN)
+			}
+			for _, c := range cs {
+				kern := accountant.Kernel{D: d, K: k, C: c}
+				if err := kern.Validate(); err != nil {
+					return job, usagef("--d, --k, --c: %s", bare(err))
+				}
+				job.kernels = append(job.kernels, kern)
+			}
+		}
+	}
+	if len(job.kernels)*len(job.steps) > maxGrid {
+		return job, usagef("--d, --k, --c, --steps: %d rows, at most %d", len(job.kernels)*len(job.steps), maxGrid)
+	}
+	switch {
+	case set["delta"] && set["eps"]:
+		return job, usagef("--eps: give --delta or --eps, not both")
+	case set["eps"]:
+		if err := check.Eps(co.eps); err != nil || co.eps > pld.MaxEps {
+			return job, usagef("--eps: eps is %v, must be in [0, %v]", co.eps, pld.MaxEps)
+		}
+	default:
+		if !set["delta"] {
+			co.delta = 1e-5
+		}
+		if !(co.delta > 0 && co.delta < 1) {
+			return job, usagef("--delta: delta is %v, must be in (0, 1)", co.delta)
+		}
+	}
+	if !(co.disc > 0 && co.disc <= 1) {
+		return job, usagef("--discretization: discretization is %v, must be in (0, 1]", co.disc)
+	}
+	owner := map[string][]string{"sigma": {"gaussian", "subsampled-gaussian"}, "b": {"laplace"}, "q": {"subsampled-gaussian"},
+		"sensitivity": {"gaussian", "laplace", "subsampled-gaussian"}, "p-true": {"rr"}, "noise-parameter": {"rr"}, "in": {"rdp", "profile"}}
+	for name, ms := range owner {
+		if set[name] && !slices.Contains(ms, co.mechanism) {
+			return job, usagef("--%s: only with --mechanism %s", name, joinOr(ms))
+		}
+	}
+	need := func(name string, v float64) error {
+		if !set[name] {
+			return usagef("--%s: needed with --mechanism %s", name, co.mechanism)
+		}
+		if !(v > 0) || math.IsInf(v, 1) {
+			return usagef("--%s: %s is %v, must be > 0 and finite", name, name, v)
+		}
+		return nil
+	}
+	if !(co.sensitivity > 0) || math.IsInf(co.sensitivity, 1) {
+		return job, usagef("--sensitivity: sensitivity is %v, must be > 0 and finite", co.sensitivity)
+	}
+	var curve rdp.Curve
+	switch co.mechanism {
+	case "gaussian":
+		if err := need("sigma", co.sigma); err != nil {
+			return job, err
+		}
+		job.profile, err = pld.Gaussian(co.sensitivity, co.sigma)
+		if err == nil {
+			curve, err = rdp.Gaussian(co.sigma/co.sensitivity, nil)
+			job.curve = &curve
+		}
+	case "laplace":
+		if err := need("b", co.b); err != nil {
+			return job, err
+		}
+		job.profile, err = pld.Laplace(co.sensitivity, co.b)
+		if err == nil {
+			curve, err = rdp.Laplace(co.b/co.sensitivity, nil)
+			job.curve = &curve
+		}
+	case "rr":
+		c, _, err := mechanismCurve(set, "rr", "", 0, 0, co.p, co.noise)
+		if err != nil {
+			return job, err
+		}
+		p := co.p
+		if set["noise-parameter"] {
+			p = rdp.RRTruthProb(co.noise)
+		}
+		job.curve = &c
+		if job.profile, err = pld.RandomizedResponse(p); err != nil {
+			return job, usagef("--p-true: %s", bare(err))
+		}
+	case "subsampled-gaussian":
+		if err := need("sigma", co.sigma); err != nil {
+			return job, err
+		}
+		if !set["q"] || !(co.q > 0 && co.q <= 1) {
+			return job, usagef("--q: q is %v, must be in (0, 1] (needed with --mechanism subsampled-gaussian)", co.q)
+		}
+		job.profile, err = pld.SubsampledGaussian(co.sensitivity, co.sigma, co.q)
+	case "rdp":
+		if co.file == "" {
+			return job, usagef("--in: needed with --mechanism rdp (an accountant curve)")
+		}
+		c, _, err := readCurves([]string{co.file}, co.maxMem)
+		if err != nil {
+			return job, err
+		}
+		f, ok := c.Finite()
+		if !ok {
+			return job, usagef("--in: %s: no order with a finite eps", co.file)
+		}
+		job.curve = &f
+		if job.profile, err = pld.FromRDP(f, job.conv, "rdp curve from "+co.file); err != nil {
+			return job, usagef("--in: %s: %s", co.file, bare(err))
+		}
+	case "profile":
+		if co.file == "" {
+			return job, usagef("--in: needed with --mechanism profile (a profile or PLD file)")
+		}
+		if err := checkInputSize("--in", co.file, co.maxMem); err != nil {
+			return job, err
+		}
+		f, err := os.Open(co.file)
+		if err != nil {
+			return job, usagef("--in: %v", err)
+		}
+		defer f.Close()
+		if job.profile, err = pld.ReadProfile(f, "profile from "+co.file); err != nil {
+			return job, usagef("--in: %s: %s", co.file, bare(err))
+		}
+	case "":
+		return job, usagef("--mechanism: give --mechanism gaussian|laplace|rr|subsampled-gaussian|rdp|profile")
+	default:
+		return job, usagef("--mechanism: mechanism is %q, must be gaussian, laplace, rr, subsampled-gaussian, rdp or profile", co.mechanism)
+	}
+	if err != nil {
+		return job, usagef("--mechanism %s: %s", co.mechanism, bare(err))
+	}
+	switch co.format {
+	case "table", "csv", "json":
+	default:
+		return job, usagef("--format: format is %q, must be table, csv or json", co.format)
+	}
+	return job, nil
+}
+
+func joinOr(list []string) string {
+	s := ""
+	for i, v := range list {
+		switch {
+		case i == 0:
+		case i == len(list)-1:
+			s += " or "
+		default:
+			s += ", "
+		}
+		s += v
+	}
+	return s
+}
