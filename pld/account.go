@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"math"
+
+	"github.com/bernamp/bernamp/internal/floatbits"
 )
 
 // Step is one kind of step of a composition: Steps adaptive releases of n
@@ -42,6 +44,9 @@ type Account struct {
 	// fwd and rev are the composed pessimistic PLDs; rev is nil when every
 	// step is symmetric.
 	fwd, rev *PLD
+	// one is the amplified profile when the composition is a single step:
+	// its answers come from the profile itself, without discretization.
+	one *Profile
 }
 
 // NewAccount discretizes each step kind's amplified profile (Amplify, then
@@ -65,6 +70,13 @@ func NewAccount(ctx context.Context, steps []Step, opt Options) (*Account, error
 			return nil, fmt.Errorf("pld: steps is %d, must be >= 1", s.Steps)
 		}
 		symmetric = symmetric && s.Mechanism.Symmetric()
+	}
+	if len(steps) == 1 && steps[0].Steps == 1 {
+		p, err := steps[0].profile()
+		if err != nil {
+			return nil, err
+		}
+		a.one = &p
 	}
 	dirs := []bool{false}
 	if !symmetric {
@@ -118,6 +130,9 @@ func (a *Account) PLDs() (fwd, rev *PLD) { return a.fwd, a.rev }
 // composition is (eps, delta)-DP in both directions (+Inf when none is
 // finite): the claim.
 func (a *Account) EpsUpper(delta float64) float64 {
+	if a.one != nil {
+		return rootUp(a.one.both, delta, a.one.Upper)
+	}
 	e := a.fwd.Eps(delta)
 	if a.rev != nil {
 		e = math.Max(e, a.rev.Eps(delta))
@@ -127,6 +142,9 @@ func (a *Account) EpsUpper(delta float64) float64 {
 
 // DeltaUpper returns an upper bound on the composition's delta at eps.
 func (a *Account) DeltaUpper(eps float64) float64 {
+	if a.one != nil {
+		return a.one.both(eps)
+	}
 	d := a.fwd.Delta(eps)
 	if a.rev != nil {
 		d = math.Max(d, a.rev.Delta(eps))
@@ -253,6 +271,13 @@ func (a *Account) EpsLower(ctx context.Context, delta float64) (float64, error) 
 	if !a.HasLower() {
 		return math.NaN(), nil
 	}
+	if a.one != nil {
+		s := a.steps[0]
+		// At one step the attaining mechanism at level eps has exactly the
+		// amplified delta' at eps: the root of its lower bound.
+		f := func(e float64) float64 { return attainedDelta(s.Mechanism, s.N, s.C, e) }
+		return rootDown(f, delta, a.one.Upper), nil
+	}
 	top := a.levelScale(delta)
 	return a.lowerSearch(ctx, top, func(p [2]*PLD) float64 {
 		return math.Max(p[0].Eps(delta), p[1].Eps(delta))
@@ -264,6 +289,10 @@ func (a *Account) EpsLower(ctx context.Context, delta float64) (float64, error) 
 func (a *Account) DeltaLower(ctx context.Context, eps float64) (float64, error) {
 	if !a.HasLower() {
 		return math.NaN(), nil
+	}
+	if a.one != nil {
+		s := a.steps[0]
+		return attainedDelta(s.Mechanism, s.N, s.C, eps), nil
 	}
 	top := a.levelScale(math.Max(a.DeltaUpper(eps), 1e-300))
 	return a.lowerSearch(ctx, top, func(p [2]*PLD) float64 {
@@ -297,4 +326,47 @@ func (a *Account) levelScale(delta float64) float64 {
 		top = math.Max(top, 2*hi)
 	}
 	return top
+}
+
+// both returns the larger of the two directions' values at eps >= 0.
+func (p Profile) both(eps float64) float64 {
+	d := p.Forward(eps)
+	if p.Reverse != nil {
+		d = math.Max(d, p.Reverse(eps))
+	}
+	return d
+}
+
+// rootUp returns an eps >= 0 with f(eps) <= delta for a non-increasing f
+// of upper bounds, within 2^-40 relative of the smallest such eps (above
+// it): the upper side of the root; +Inf when f stays above delta up to
+// MaxEps (and up to upper, where f is 0).
+func rootUp(f func(float64) float64, delta, upper float64) float64 {
+	if f(0) <= delta {
+		return 0
+	}
+	hi := math.Min(MaxEps, upper)
+	if f(hi) > delta {
+		if hi < MaxEps {
+			return hi // f is 0 beyond upper
+		}
+		return math.Inf(1)
+	}
+	_, b := floatbits.Bisect(0, hi, func(e float64) bool { return f(e) <= delta })
+	return b
+}
+
+// rootDown returns the largest eps with f(eps) > delta for a
+// non-increasing f of lower bounds (0 when f(0) <= delta): below the
+// smallest eps at which the exact function is <= delta.
+func rootDown(f func(float64) float64, delta, upper float64) float64 {
+	if f(0) <= delta {
+		return 0
+	}
+	hi := math.Min(MaxEps, upper)
+	if f(hi) > delta {
+		return hi
+	}
+	a, _ := floatbits.Bisect(0, hi, func(e float64) bool { return f(e) <= delta })
+	return a
 }

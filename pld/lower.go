@@ -99,3 +99,38 @@ func logAdd(a, b float64) float64 {
 	}
 	return logspace.Add(a, b)
 }
+
+// attainedDelta returns a lower bound on the amplified profile at eps >= 0
+// in both directions: the hockey-stick divergence H_{e^eps}, both ways, of
+// the attaining mechanism at level eps (Attaining's output pair, summed
+// exactly over the counts in the binomial windows, rounded down by the
+// summation's error and the masses' few ulps). It equals the exact
+// amplified delta' up to that rounding (docs/compose.md).
+func attainedDelta(p Profile, n int, c, eps float64) float64 {
+	tst := p.NP(eps)
+	w := newBinomial(n, c)
+	q := 1 - c
+	g := math.Exp(eps)
+	hs := func(a, b float64) float64 {
+		la, l1a, lb, l1b := logOr(a), logOr(1-a), logOr(b), logOr(1-b)
+		s, mag := 0.0, 0.0
+		visit := func(j int) {
+			x, y := logspace.BinomPMF(j, n, c, q), logspace.BinomPMF(n-j, n, c, q)
+			pj, qj := math.Exp(logAdd(la+x, l1a+y)), math.Exp(logAdd(lb+x, l1b+y))
+			if v := pj - g*qj; v > 0 {
+				s += v
+				mag += pj + g*qj
+			}
+		}
+		for j := w.lo; j <= w.hi; j++ {
+			visit(j)
+		}
+		for j := n - w.hi; j <= n-w.lo; j++ {
+			if j < w.lo || j > w.hi {
+				visit(j)
+			}
+		}
+		return s - (64+float64(w.hi-w.lo))*ulp*mag
+	}
+	return math.Max(0, math.Max(hs(tst.A, tst.B), hs(tst.B, tst.A)))
+}

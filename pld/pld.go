@@ -183,14 +183,16 @@ func Discretize(ctx context.Context, p Profile, g Grid, workers int) (*PLD, erro
 	return &PLD{H: g.H, Lo: lo, Probs: probs, Inf: inf, Pessimistic: true}, nil
 }
 
-// fastLen returns the smallest 2^a 3^b 5^c >= n, a length gonum's FFT
-// handles at full speed.
+// fastLen returns the smallest 2^a 3^b 5^c >= n that gonum's FFT (a port
+// of FFTPACK) handles at full speed: FFTPACK factors n into 4s, 2s, 3s and
+// 5s and keeps at most 13 of them (its factor table has 15 slots, two for n
+// and the count); 12 leaves a margin.
 func fastLen(n int) int {
 	best := math.MaxInt
-	for p2 := 1; p2 < 2*n; p2 *= 2 {
-		for p3 := p2; p3 < 2*n; p3 *= 3 {
-			for p5 := p3; p5 < 2*n; p5 *= 5 {
-				if p5 >= n && p5 < best {
+	for a, p2 := 0, 1; p2 < 2*n; a, p2 = a+1, p2*2 {
+		for b, p3 := 0, p2; p3 < 2*n; b, p3 = b+1, p3*3 {
+			for c, p5 := 0, p3; p5 < 2*n; c, p5 = c+1, p5*5 {
+				if p5 >= n && p5 < best && a/2+a%2+b+c <= 12 {
 					best = p5
 				}
 			}
