@@ -32,6 +32,10 @@ type Routes struct {
 	Settings   *bernamp.Settings // of the RDP route's Post per order
 	Workers    int
 	NoAmp      bool // compute the unamplified mechanism's own PLD
+	// SinglePair > 0 computes the single-pair route: the amplified profile
+	// of the one pair (SinglePair, delta_M(SinglePair)) (pld.Pair), which
+	// is what `delta --profile` builds from one guarantee, composed.
+	SinglePair float64
 }
 
 // Claim is the answer to a Composition: an interval for the exact value
@@ -46,7 +50,10 @@ type Claim struct {
 	// NoAmp the mechanism's own PLD composed (an upper bound on what is
 	// claimable without amplification), NaN without it.
 	RDP, NoAmp float64
-	Seconds    float64 // wall time of Upper and Lower
+	// Single is the single-pair route's answer (an upper bound, often
+	// worse than NoAmp after composition), NaN without it.
+	Single  float64
+	Seconds float64 // wall time of Upper and Lower
 	// Fwd and Rev are the composed pessimistic PLDs of Upper (Rev nil
 	// when the mechanism is symmetric).
 	Fwd, Rev *pld.PLD
@@ -66,7 +73,7 @@ func ComposeClaim(ctx context.Context, q Composition, opt pld.Options, r Routes,
 	}
 	start := time.Now()
 	nan := math.NaN()
-	c := Claim{Lower: nan, RDP: nan, NoAmp: nan}
+	c := Claim{Lower: nan, RDP: nan, NoAmp: nan, Single: nan}
 	acc, err := pld.NewAccount(ctx, []pld.Step{{Mechanism: q.Mechanism, N: n, C: q.Kernel.C, Steps: q.Steps}}, opt)
 	if err != nil {
 		return Claim{}, err
@@ -93,6 +100,21 @@ func ComposeClaim(ctx context.Context, q Composition, opt pld.Options, r Routes,
 			c.NoAmp = own.EpsUpper(q.Delta)
 		} else {
 			c.NoAmp = own.DeltaUpper(q.Eps)
+		}
+	}
+	if r.SinglePair > 0 {
+		pair, err := pld.Pair(r.SinglePair, math.Max(q.Mechanism.Forward(r.SinglePair), q.Mechanism.Rev().Forward(r.SinglePair)))
+		if err != nil {
+			return Claim{}, err
+		}
+		sp, err := pld.NewAccount(ctx, []pld.Step{{Mechanism: pair, N: n, C: q.Kernel.C, Steps: q.Steps}}, opt)
+		if err != nil {
+			return Claim{}, err
+		}
+		if byDelta {
+			c.Single = sp.EpsUpper(q.Delta)
+		} else {
+			c.Single = sp.DeltaUpper(q.Eps)
 		}
 	}
 	if r.Curve != nil {

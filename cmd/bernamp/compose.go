@@ -36,32 +36,34 @@ type composeRow struct {
 	// known dominating pair). EpsRDP (DeltaRDP) is the RDP route, EpsNoAmp
 	// (DeltaNoAmp) the mechanism's own PLD without amplification; null
 	// when not computed.
-	EpsUpper   *float64 `json:"eps_upper,omitempty"`
-	EpsLower   *float64 `json:"eps_lower,omitempty"`
-	EpsRDP     *float64 `json:"eps_rdp,omitempty"`
-	EpsNoAmp   *float64 `json:"eps_unamplified,omitempty"`
-	DeltaUpper *float64 `json:"delta_upper,omitempty"`
-	DeltaLower *float64 `json:"delta_lower,omitempty"`
-	DeltaRDP   *float64 `json:"delta_rdp,omitempty"`
-	DeltaNoAmp *float64 `json:"delta_unamplified,omitempty"`
-	Seconds    float64  `json:"seconds"`
-	byDelta    bool
+	EpsUpper    *float64 `json:"eps_upper,omitempty"`
+	EpsLower    *float64 `json:"eps_lower,omitempty"`
+	EpsRDP      *float64 `json:"eps_rdp,omitempty"`
+	EpsNoAmp    *float64 `json:"eps_unamplified,omitempty"`
+	EpsSingle   *float64 `json:"eps_single_pair,omitempty"`
+	DeltaUpper  *float64 `json:"delta_upper,omitempty"`
+	DeltaLower  *float64 `json:"delta_lower,omitempty"`
+	DeltaRDP    *float64 `json:"delta_rdp,omitempty"`
+	DeltaNoAmp  *float64 `json:"delta_unamplified,omitempty"`
+	DeltaSingle *float64 `json:"delta_single_pair,omitempty"`
+	Seconds     float64  `json:"seconds"`
+	byDelta     bool
 }
 
 func (r *composeRow) header() []string {
 	if r.byDelta {
-		return []string{"d", "k", "c", "steps", "delta", "eps_lower", "eps_upper", "eps_rdp", "eps_unamplified", "seconds"}
+		return []string{"d", "k", "c", "steps", "delta", "eps_lower", "eps_upper", "eps_rdp", "eps_unamplified", "eps_single_pair", "seconds"}
 	}
-	return []string{"d", "k", "c", "steps", "eps", "delta_lower", "delta_upper", "delta_rdp", "delta_unamplified", "seconds"}
+	return []string{"d", "k", "c", "steps", "eps", "delta_lower", "delta_upper", "delta_rdp", "delta_unamplified", "delta_single_pair", "seconds"}
 }
 
 func (r *composeRow) csvFields() []string {
-	q, lo, up, rd, na := r.Eps, r.DeltaLower, r.DeltaUpper, r.DeltaRDP, r.DeltaNoAmp
+	q, lo, up, rd, na, sp := r.Eps, r.DeltaLower, r.DeltaUpper, r.DeltaRDP, r.DeltaNoAmp, r.DeltaSingle
 	if r.byDelta {
-		q, lo, up, rd, na = r.Delta, r.EpsLower, r.EpsUpper, r.EpsRDP, r.EpsNoAmp
+		q, lo, up, rd, na, sp = r.Delta, r.EpsLower, r.EpsUpper, r.EpsRDP, r.EpsNoAmp, r.EpsSingle
 	}
 	return []string{strconv.Itoa(r.D), strconv.Itoa(r.K), fmtFloat(r.C), strconv.Itoa(r.Steps), optFloat(q),
-		optFloat(lo), optFloat(up), optFloat(rd), optFloat(na), strconv.FormatFloat(r.Seconds, 'f', 4, 64)}
+		optFloat(lo), optFloat(up), optFloat(rd), optFloat(na), optFloat(sp), strconv.FormatFloat(r.Seconds, 'f', 4, 64)}
 }
 
 // composeOptions holds the flags of compose.
@@ -75,6 +77,7 @@ type composeOptions struct {
 	emit              string
 	rdpRoute, noAmp   bool
 	rdpTimeout        time.Duration
+	singlePair        float64
 }
 
 // runCompose answers (eps, delta) after T steps of a mechanism released
@@ -104,6 +107,7 @@ func runCompose(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	fs.StringVar(&co.emit, "emit-pld", "", "write the composed pessimistic PLD (JSON) of the one row to FILE")
 	fs.BoolVar(&co.rdpRoute, "rdp-route", true, "compute the RDP route (gaussian, laplace, rr, rdp): the RDP curve amplified per order, composed, converted")
 	fs.BoolVar(&co.noAmp, "unamplified", true, "compute the mechanism's own PLD composed, without amplification")
+	fs.Float64Var(&co.singlePair, "single-pair", 0, "also the single-pair route: amplify only the pair (E, delta_M(E)) at this E > 0 and compose it (a comparator that can lose to no amplification)")
 	fs.DurationVar(&co.rdpTimeout, "rdp-timeout", 5*time.Second, "time limit per order of the RDP route's amplified curve")
 	if err := parseFlags(fs, args, stdout); err != nil {
 		return err
@@ -120,7 +124,10 @@ func runCompose(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	}
 	opt := pld.DefaultOptions()
 	opt.H, opt.Workers = co.disc, o.workers
-	routes := accountant.Routes{Conversion: job.conv, NoAmp: co.noAmp, Workers: o.workers,
+	if co.singlePair < 0 || co.singlePair > pld.MaxEps || math.IsNaN(co.singlePair) {
+		return usagef("--single-pair: single-pair is %v, must be in (0, %v]", co.singlePair, pld.MaxEps)
+	}
+	routes := accountant.Routes{Conversion: job.conv, NoAmp: co.noAmp, Workers: o.workers, SinglePair: co.singlePair,
 		Settings: &bernamp.Settings{Timeout: co.rdpTimeout, Workers: 1}}
 	if co.rdpRoute {
 		routes.Curve = job.curve
@@ -155,9 +162,9 @@ func runCompose(ctx context.Context, args []string, stdout, stderr io.Writer) er
 				return &v
 			}
 			if r.byDelta {
-				r.Delta, r.EpsUpper, r.EpsLower, r.EpsRDP, r.EpsNoAmp = &co.delta, opt(c.Upper), opt(c.Lower), opt(c.RDP), opt(c.NoAmp)
+				r.Delta, r.EpsUpper, r.EpsLower, r.EpsRDP, r.EpsNoAmp, r.EpsSingle = &co.delta, opt(c.Upper), opt(c.Lower), opt(c.RDP), opt(c.NoAmp), opt(c.Single)
 			} else {
-				r.Eps, r.DeltaUpper, r.DeltaLower, r.DeltaRDP, r.DeltaNoAmp = &co.eps, opt(c.Upper), opt(c.Lower), opt(c.RDP), opt(c.NoAmp)
+				r.Eps, r.DeltaUpper, r.DeltaLower, r.DeltaRDP, r.DeltaNoAmp, r.DeltaSingle = &co.eps, opt(c.Upper), opt(c.Lower), opt(c.RDP), opt(c.NoAmp), opt(c.Single)
 			}
 			rows = append(rows, r)
 			if total > 1 {
@@ -207,7 +214,7 @@ func writeComposeRows(w io.Writer, format string, rows []*composeRow) error {
 	if !rows[0].byDelta {
 		what = "delta"
 	}
-	_, err := fmt.Fprintf(w, "\n%s_upper: the exact amplified profile composed (pessimistic PLD): claim it. %s_lower: one real mechanism composed (optimistic).\n%s_rdp: the RDP route; %s_unamplified: the mechanism's own PLD, no amplification.\n", what, what, what, what)
+	_, err := fmt.Fprintf(w, "\n%s_upper: the exact amplified profile composed (pessimistic PLD): claim it. %s_lower: one real mechanism composed (optimistic).\n%s_rdp: the RDP route; %s_unamplified: the mechanism's own PLD, no amplification; -: not computed.\n", what, what, what, what)
 	return err
 }
 
