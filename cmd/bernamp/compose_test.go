@@ -1,0 +1,127 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// docExamples returns the examples of a Markdown file: each fenced block
+// whose first line is "$ bernamp ...", as the arguments and the lines that
+// follow (what the command prints).
+func docExamples(t *testing.T, path string) (args [][]string, want []string) {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	blocks := strings.Split(string(data), "```")
+	for i := 1; i < len(blocks); i += 2 {
+		b := strings.TrimPrefix(blocks[i], "\n")
+		cmd, out, _ := strings.Cut(b, "\n")
+		if !strings.HasPrefix(cmd, "$ bernamp ") {
+			continue
+		}
+		args = append(args, strings.Fields(strings.TrimPrefix(cmd, "$ bernamp ")))
+		want = append(want, out)
+	}
+	return args, want
+}
+
+// TestComposeDocs runs every example of docs/compose.md and compares what
+// it prints (stdout, or stderr when it fails) with the page.
+func TestComposeDocs(t *testing.T) {
+	t.Chdir("../..")
+	args, want := docExamples(t, "docs/compose.md")
+	if len(args) < 4 {
+		t.Fatalf("%d examples in docs/compose.md", len(args))
+	}
+	for i, a := range args {
+		var out, errb bytes.Buffer
+		code := runTerm(context.Background(), a, &out, &errb, tty{})
+		got := out.String()
+		if code != 0 {
+			got = errb.String()
+		}
+		if got != want[i] {
+			t.Errorf("bernamp %s (exit %d):\n got:\n%s\nwant:\n%s", strings.Join(a, " "), code, got, want[i])
+		}
+	}
+}
+
+// TestComposeUsage: bad input is one line on stderr and exit code 2.
+func TestComposeUsage(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		args []string
+		msg  string
+	}{
+		{[]string{"compose"}, "--mechanism: give"},
+		{[]string{"compose", "--mechanism", "gaussian"}, "--sigma: needed"},
+		{[]string{"compose", "--mechanism", "gaussian", "--sigma", "0"}, "--sigma: sigma is 0"},
+		{[]string{"compose", "--mechanism", "gaussian", "--sigma", "1", "--b", "1"}, "--b: only with --mechanism laplace"},
+		{[]string{"compose", "--mechanism", "gaussian", "--sigma", "1", "--c", "0.5"}, "--c"},
+		{[]string{"compose", "--mechanism", "gaussian", "--sigma", "1", "--steps", "0"}, "--steps: steps is 0"},
+		{[]string{"compose", "--mechanism", "gaussian", "--sigma", "1", "--delta", "1"}, "--delta: delta is 1"},
+		{[]string{"compose", "--mechanism", "gaussian", "--sigma", "1", "--delta", "1e-5", "--eps", "1"}, "not both"},
+		{[]string{"compose", "--mechanism", "gaussian", "--sigma", "1", "--discretization", "0"}, "--discretization"},
+		{[]string{"compose", "--mechanism", "subsampled-gaussian", "--sigma", "1"}, "--q"},
+		{[]string{"compose", "--mechanism", "subsampled-gaussian", "--sigma", "1", "--q", "1.5"}, "--q"},
+		{[]string{"compose", "--mechanism", "rdp"}, "--in: needed"},
+		{[]string{"compose", "--mechanism", "profile", "--in", "/nonexistent"}, "--in"},
+		{[]string{"compose", "--mechanism", "gaussian", "--sigma", "1", "--d", "1,2", "--emit-pld", "x.json"}, "--emit-pld: needs one row"},
+		{[]string{"compose", "--mechanism", "nope"}, `mechanism is "nope"`},
+	} {
+		var out, errb bytes.Buffer
+		code := runTerm(context.Background(), tc.args, &out, &errb, tty{})
+		msg := errb.String()
+		if code != 2 || !strings.Contains(msg, tc.msg) || strings.Count(msg, "\n") != 1 || out.Len() != 0 {
+			t.Errorf("%v: exit %d, stderr %q, stdout %q; want exit 2 and one line with %q", tc.args, code, msg, out.String(), tc.msg)
+		}
+	}
+}
+
+// TestComposeProfileRoundTrip: the PLD that --emit-pld writes, read back
+// with --mechanism profile, is the profile of the composed mechanism: one
+// step of it answers what the composition answered (up to the grid).
+func TestComposeProfileRoundTrip(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	f := dir + "/pld.json"
+	var out, errb bytes.Buffer
+	args := []string{"compose", "--mechanism", "gaussian", "--sigma", "2", "--c", "0.1", "--steps", "10", "--format", "csv",
+		"--rdp-route=false", "--unamplified=false", "--no-timing", "--emit-pld", f}
+	if code := runTerm(context.Background(), args, &out, &errb, tty{}); code != 0 {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	first := out.String()
+	out.Reset()
+	args = []string{"compose", "--mechanism", "profile", "--in", f, "--c", "0.1", "--steps", "1", "--format", "csv",
+		"--rdp-route=false", "--unamplified=true", "--no-timing"}
+	if code := runTerm(context.Background(), args, &out, &errb, tty{}); code != 0 {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	// eps_upper of 10 steps (column 7 of the first run) equals the
+	// unamplified eps of the emitted PLD read back (column 9 of the
+	// second), to the grid's 1e-4.
+	col := func(csv string, i int) float64 {
+		lines := strings.Split(strings.TrimSpace(csv), "\n")
+		return mustFloat(t, strings.Split(lines[1], ",")[i])
+	}
+	a, b := col(first, 6), col(out.String(), 8)
+	if d := a - b; d > 2e-4 || d < -2e-4 {
+		t.Errorf("composed eps_upper %v, its PLD read back gives %v", a, b)
+	}
+}
+
+func mustFloat(t *testing.T, s string) float64 {
+	t.Helper()
+	v, err := strconv.ParseFloat(s, 64)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return v
+}
