@@ -31,13 +31,20 @@ func docExamples(t *testing.T, path string) (args [][]string, want []string) {
 	return args, want
 }
 
-// TestComposeDocs runs every example of docs/compose.md and compares what
+// TestComposeDocs runs every example of docs/compose.md, and the compose
+// examples of README.md, and compares what
 // it prints (stdout, or stderr when it fails) with the page.
 func TestComposeDocs(t *testing.T) {
 	t.Chdir("../..")
 	args, want := docExamples(t, "docs/compose.md")
 	if len(args) < 4 {
 		t.Fatalf("%d examples in docs/compose.md", len(args))
+	}
+	ra, rw := docExamples(t, "README.md")
+	for i, a := range ra {
+		if a[0] == "compose" {
+			args, want = append(args, a), append(want, rw[i])
+		}
 	}
 	for i, a := range args {
 		var out, errb bytes.Buffer

@@ -21,6 +21,16 @@
 //	         the pieces certificate (as verify) and prints the count
 //	plot     draw a CSV of post or bounds as an image: curves (LB, post,
 //	         post_upper, eps, d k r_alpha(c) against eps) or gaps
+//	compose  (eps, delta) after T adaptive steps of a mechanism given by its
+//	         whole privacy profile, released through Bernoulli samples: the
+//	         exact amplified profile composed (eps_upper, the claim) and one
+//	         real mechanism composed (eps_lower), beside the RDP route and the
+//	         unamplified mechanism (docs/compose.md):
+//	         bernamp compose --mechanism gaussian|laplace|rr|subsampled-gaussian|
+//	         rdp|profile [--sigma S] [--sensitivity D] [--b B] [--q Q]
+//	         [--p-true P] [--in FILE] [--d LIST] [--k LIST] [--c LIST]
+//	         [--steps LIST] (--delta D | --eps E) [--discretization H]
+//	         [--format table|csv|json] [--emit-pld FILE] [--single-pair E]
 //	curve    amplify an RDP curve order by order, convert it to (eps, delta)
 //	         and compare with the generic bounds of Balle et al. (docs/curve.md)
 //	calibrate
@@ -45,7 +55,9 @@
 //	         --profile writes the privacy profile delta'(eps') on eps' = i H,
 //	         |eps'| <= E (default E = d k log((1-c)/c), H = 1e-4), rounded up,
 //	         with its connect-the-dots privacy loss distribution, as JSON for
-//	         the PLD and PRV accountants (docs/hockey.md, "Privacy profiles")
+//	         the PLD and PRV accountants (docs/hockey.md, "Privacy profiles");
+//	         from one (eps, delta) pair: composed, it can lose to no
+//	         amplification (use compose for a mechanism's whole profile)
 //	conjecture
 //	         the pieces certificate of the conjecture Post = LB (n = d k) at
 //	         random points of a wide box: counts the points proved, open and
