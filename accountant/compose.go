@@ -107,13 +107,16 @@ func ComposeClaim(ctx context.Context, q Composition, opt pld.Options, r Routes,
 		if err != nil {
 			return Claim{}, err
 		}
+		// The pair's profile is flat at its delta: at large n and T its
+		// composition may not fit, and then the comparator is left out.
 		sp, err := pld.NewAccount(ctx, []pld.Step{{Mechanism: pair, N: n, C: q.Kernel.C, Steps: q.Steps}}, opt)
-		if err != nil {
+		switch {
+		case errors.Is(err, pld.ErrTooLarge):
+		case err != nil:
 			return Claim{}, err
-		}
-		if byDelta {
+		case byDelta:
 			c.Single = sp.EpsUpper(q.Delta)
-		} else {
+		default:
 			c.Single = sp.DeltaUpper(q.Eps)
 		}
 	}

@@ -337,28 +337,26 @@ func (p Profile) both(eps float64) float64 {
 	return d
 }
 
-// rootUp returns an eps >= 0 with f(eps) <= delta for a non-increasing f
-// of upper bounds, within 2^-40 relative of the smallest such eps (above
-// it): the upper side of the root; +Inf when f stays above delta up to
-// MaxEps (and up to upper, where f is 0).
+// rootUp returns the smallest float eps >= 0 with f(eps) <= delta for a
+// non-increasing f of upper bounds (adjacent floats bracket the switch):
+// the upper side of the root; +Inf when f stays above delta up to MaxEps
+// or up to upper, beyond which it is constant.
 func rootUp(f func(float64) float64, delta, upper float64) float64 {
 	if f(0) <= delta {
 		return 0
 	}
 	hi := math.Min(MaxEps, upper)
 	if f(hi) > delta {
-		if hi < MaxEps {
-			return hi // f is 0 beyond upper
-		}
 		return math.Inf(1)
 	}
 	_, b := floatbits.Bisect(0, hi, func(e float64) bool { return f(e) <= delta })
 	return b
 }
 
-// rootDown returns the largest eps with f(eps) > delta for a
-// non-increasing f of lower bounds (0 when f(0) <= delta): below the
-// smallest eps at which the exact function is <= delta.
+// rootDown returns the largest float eps with f(eps) > delta for a
+// non-increasing f of lower bounds (0 when f(0) <= delta; the end of the
+// range when f stays above delta): below the smallest eps at which the
+// exact function is <= delta.
 func rootDown(f func(float64) float64, delta, upper float64) float64 {
 	if f(0) <= delta {
 		return 0

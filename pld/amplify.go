@@ -131,8 +131,13 @@ func Amplify(p Profile, n int, c float64) (Profile, error) {
 	amp := func(dm func(float64) float64) func(float64) float64 {
 		return func(eps float64) float64 { return b.amplified(dm(eps), eps, rho) }
 	}
-	out := Profile{Name: fmt.Sprintf("%s, %d Bernoulli samples at c=%v", p.Name, n, c), Forward: amp(p.Forward),
-		Upper: math.Min(p.Upper, float64(n)*rho*(1+8*ulp))}
+	// delta' is 0 from n rho on (t* < 0), and beyond p.Upper when p is 0
+	// there; where p is a positive constant, delta' still falls.
+	upper := float64(n) * rho * (1 + 8*ulp)
+	if p.Upper < upper && p.both(p.Upper) == 0 {
+		upper = p.Upper
+	}
+	out := Profile{Name: fmt.Sprintf("%s, %d Bernoulli samples at c=%v", p.Name, n, c), Forward: amp(p.Forward), Upper: upper}
 	if p.Reverse != nil {
 		out.Reverse = amp(p.Reverse)
 	}

@@ -72,7 +72,7 @@ func Attaining(p Profile, n int, c, eps0, h float64, reverse bool) (*PLD, error)
 		return &PLD{H: h, Lo: 0, Probs: []float64{0}, Inf: math.Min(1, inf)}, nil
 	}
 	if hi-lo+1 > MaxPoints {
-		return nil, fmt.Errorf("pld.Attaining: %d losses at discretization %v (at most %d)", hi-lo+1, h, MaxPoints)
+		return nil, fmt.Errorf("pld.Attaining: %d losses at discretization %v (at most %d): %w", hi-lo+1, h, MaxPoints, ErrTooLarge)
 	}
 	probs := make([]float64, hi-lo+1)
 	for i, v := range buckets {

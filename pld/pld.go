@@ -113,9 +113,12 @@ func (g Grid) Check() error {
 	return nil
 }
 
-// MaxPoints bounds the points of one discretized profile (8 bytes each,
-// for probabilities and again for the FFT).
+// MaxPoints bounds the points of a PLD and of an FFT (8 bytes each, and
+// 16 for the FFT's coefficients).
 const MaxPoints = 1 << 25
+
+// MaxGrid bounds the points of one discretized profile (Discretize).
+const MaxGrid = 1 << 22
 
 // reach returns the smallest grid eps >= 0 (a multiple of h) at which f
 // <= tail, by bisection on the non-increasing f, capped at MaxEps and at
@@ -157,10 +160,15 @@ func Discretize(ctx context.Context, p Profile, g Grid, workers int) (*PLD, erro
 	}
 	hi := reach(p.Forward, g.H, g.Tail, p.Upper)
 	lo := -reach(rev, g.H, g.Tail, p.Upper)
-	n := hi - lo + 1
-	if n > MaxPoints {
-		return nil, fmt.Errorf("pld: the profile needs %d grid points at discretization %v (at most %d): use a coarser --discretization", n, g.H, MaxPoints)
+	// A grid may stop anywhere: the connect-the-dots PLD puts the profile's
+	// last value at infinity, a constant above the profile beyond. Profiles
+	// that stay above Tail for long (a flat (eps, delta) pair amplified at
+	// large n) are cut at MaxGrid points, half each side at most.
+	if hi-lo+1 > MaxGrid {
+		lo = max(lo, -MaxGrid/2)
+		hi = min(hi, lo+MaxGrid-1)
 	}
+	n := hi - lo + 1
 	eps := make([]float64, n)
 	for i := range eps {
 		eps[i] = float64(lo+i) * g.H
@@ -260,10 +268,16 @@ func (d *PLD) SelfCompose(t int, tail float64) (*PLD, error) {
 		return &c, nil
 	}
 	lo, hi := selfConvolveBounds(d.Probs, t, tail)
+	if lo > hi { // bounds crossed by rounding: keep the whole range
+		lo, hi = 0, (len(d.Probs)-1)*t
+	}
 	outLen := hi - lo + 1
-	L := fastLen(max(outLen, len(d.Probs)))
+	L := MaxPoints + 1
+	if outLen <= MaxPoints {
+		L = fastLen(max(outLen, len(d.Probs)))
+	}
 	if L > MaxPoints {
-		return nil, fmt.Errorf("pld: %d compositions need %d points (at most %d): use a coarser --discretization", t, L, MaxPoints)
+		return nil, fmt.Errorf("pld: %d compositions need %d points (at most %d; use a coarser discretization): %w", t, L, MaxPoints, ErrTooLarge)
 	}
 	seq := make([]float64, L)
 	copy(seq, d.Probs)
@@ -315,7 +329,7 @@ func Compose(a, b *PLD, tail float64) (*PLD, error) {
 	n := len(a.Probs) + len(b.Probs) - 1
 	L := fastLen(n)
 	if L > MaxPoints {
-		return nil, fmt.Errorf("pld: the composition needs %d points (at most %d): use a coarser --discretization", L, MaxPoints)
+		return nil, fmt.Errorf("pld: the composition needs %d points (at most %d; use a coarser discretization): %w", L, MaxPoints, ErrTooLarge)
 	}
 	fft := fourier.NewFFT(L)
 	sa := make([]float64, L)

@@ -49,8 +49,9 @@ type Profile struct {
 	// exact profile, up to rounding of a few ulps. Nil when no dominating
 	// pair is known (a profile given by values or from an RDP curve).
 	NP func(eps float64) Test
-	// Upper is an eps beyond which Forward and Reverse are 0, or +Inf
-	// (the Gaussian's losses are unbounded).
+	// Upper is an eps beyond which Forward and Reverse are constant (0
+	// for bounded losses, delta for an (eps, delta) pair: the rest is
+	// mass at infinity), or +Inf (the Gaussian's losses are unbounded).
 	Upper float64
 }
 
@@ -310,7 +311,7 @@ func Pair(eps, delta float64) (Profile, error) {
 		}
 		return Test{A: delta + s, B: (1 - delta) - s}
 	}
-	return Profile{Name: fmt.Sprintf("(eps=%v, delta=%v) pair", eps, delta), Forward: f, NP: np, Upper: math.Inf(1)}, nil
+	return Profile{Name: fmt.Sprintf("(eps=%v, delta=%v) pair", eps, delta), Forward: f, NP: np, Upper: eps}, nil
 }
 
 func positive(name string, v float64) error {
@@ -322,3 +323,6 @@ func positive(name string, v float64) error {
 
 // ErrProfile reports a profile given by values that no mechanism can have.
 var ErrProfile = errors.New("not a privacy profile")
+
+// ErrTooLarge reports a PLD or composition over MaxPoints points.
+var ErrTooLarge = errors.New("too many grid points")
