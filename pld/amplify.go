@@ -26,16 +26,16 @@ const windowNats = 690
 type binomial struct {
 	n, lo, hi int
 	pre, suf  []float64
+	// preErr and sufErr bound the absolute errors of pre and suf: each
+	// pmf is within 16 ulps of its log-probability's size plus one
+	// (Loader's expansion: a few ulps of it; then exp), and each addition
+	// within an ulp of the sum so far.
+	preErr, sufErr []float64
 	// outL and outR bound the mass below lo and above hi: for a
 	// log-concave pmf the ratio of successive terms only falls going
 	// outward, so each tail is at most its first term over 1 - r, r the
 	// ratio of that term to the window's edge term.
 	outL, outR float64
-	// rel bounds the relative error of every pre and suf entry: the pmf's
-	// (Loader's expansion: a few ulps of the log-probability's size, which
-	// is at most windowNats + log n beyond the mode's) plus the summation's
-	// (the number of terms, in ulps).
-	rel float64
 }
 
 func newBinomial(n int, c float64) *binomial {
@@ -49,7 +49,9 @@ func newBinomial(n int, c float64) *binomial {
 	for hi < n && logspace.BinomPMF(hi+1, n, c, q) >= lm-windowNats {
 		hi++
 	}
-	b := &binomial{n: n, lo: lo, hi: hi, pre: make([]float64, hi-lo+1), suf: make([]float64, hi-lo+1)}
+	size := hi - lo + 1
+	b := &binomial{n: n, lo: lo, hi: hi, pre: make([]float64, size), suf: make([]float64, size),
+		preErr: make([]float64, size), sufErr: make([]float64, size)}
 	tail := func(edge, next int) float64 {
 		if next < 0 || next > n {
 			return 0
@@ -58,22 +60,25 @@ func newBinomial(n int, c float64) *binomial {
 		return math.Exp(ln-logspace.OneMinusExp(ln-le)) * (1 + 1e-6)
 	}
 	b.outL, b.outR = tail(lo, lo-1), tail(hi, hi+1)
-	pmf := make([]float64, hi-lo+1)
+	pmf := make([]float64, size)
+	perr := make([]float64, size)
 	for j := range pmf {
-		pmf[j] = math.Exp(logspace.BinomPMF(lo+j, n, c, q))
+		l := logspace.BinomPMF(lo+j, n, c, q)
+		pmf[j] = math.Exp(l)
+		perr[j] = 16 * ulp * (math.Abs(l) + 1) * pmf[j]
 	}
-	s := 0.0
+	s, e := 0.0, 0.0
 	for j, v := range pmf {
 		s += v
-		b.pre[j] = s
+		e += perr[j] + ulp*s
+		b.pre[j], b.preErr[j] = s, e
 	}
-	s = 0
-	for j := len(pmf) - 1; j >= 0; j-- {
+	s, e = 0, 0
+	for j := size - 1; j >= 0; j-- {
 		s += pmf[j]
-		b.suf[j] = s
+		e += perr[j] + ulp*s
+		b.suf[j], b.sufErr[j] = s, e
 	}
-	logMag := windowNats + math.Log(float64(n)+1) + math.Abs(lm)
-	b.rel = ulp * (16*(logMag+1) + float64(len(pmf)) + 4)
 	return b
 }
 
@@ -87,7 +92,8 @@ func (b *binomial) cdfUp(t int) float64 {
 	case t >= b.hi:
 		return 1
 	}
-	return math.Min(1, b.pre[t-b.lo]*(1+b.rel)+b.outL)
+	i := t - b.lo
+	return math.Min(1, b.pre[i]+b.preErr[i]+b.outL)
 }
 
 // survLow returns a lower bound on P(X >= j).
@@ -98,9 +104,10 @@ func (b *binomial) survLow(j int) float64 {
 	case j > b.hi:
 		return 0
 	case j <= b.lo:
-		return math.Max(0, b.suf[0]*(1-b.rel))
+		return math.Max(0, b.suf[0]-b.sufErr[0])
 	}
-	return math.Max(0, b.suf[j-b.lo]*(1-b.rel))
+	i := j - b.lo
+	return math.Max(0, b.suf[i]-b.sufErr[i])
 }
 
 // Amplify returns the exact profile of the release of n = d k Bernoulli

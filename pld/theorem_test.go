@@ -426,8 +426,9 @@ func pureClosed(eps float64, n int, c float64) float64 {
 // must reach 0 exactly at the amplified pure-DP level (pureClosed, and
 // puredp.Amplify's closed form). The zero is found by bisection on
 // Forward(e) > 0, to 1e-15 relative. Tolerance 1e-9 relative: Amplify
-// rounds M_t up and m_t down by about r = 2.46e-12 relative (its binomial
-// error model), which moves the zero to the right by about 2r/L relative, L
+// rounds M_t up and m_t down by at most r = 2.46e-12 relative (its binomial
+// error model; since the model charges each term its own log-magnitude
+// rather than the window's depth, r is smaller: 16 ulps of |log pmf| + 1), which moves the zero to the right by about 2r/L relative, L
 // = n log((1-c)/c) (measured: 4.9e-12/L at n = 1, c from 0.4 to 0.4999):
 // at most 1.2e-10 on this grid (n = 1, c = 0.49, L = 0.04). Below L = 0.005
 // (n = 1, c = 0.499) the shift would pass 1e-9; the grid stops before.
@@ -549,7 +550,9 @@ func TestAmplifySinglePair(t *testing.T) {
 // must never be below it (its value is an upper bound of the same
 // quantity).
 //
-// Upper side: NOT 1e-12 relative of the result. Amplify rounds M_0 = 1 - c
+// Upper side: NOT 1e-12 relative of the result. When these tolerances were
+// set (since tightened: each pmf is now charged 16 ulps of its own |log pmf|
+// + 1), Amplify rounded M_0 = 1 - c
 // up and m_0 = c down by its binomial error model, rel = ulp (16 (690 +
 // log(n+1) + |log pmf(mode)| + 1) + window + 4) ~ 11090 ulps ~ 2.46e-12
 // relative even at n = 1 (the 690 is the window's depth in nats, charged
