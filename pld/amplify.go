@@ -123,7 +123,7 @@ func (b *binomial) survLow(j int) float64 {
 // value is an upper bound: delta is p's (an upper bound, and the formula
 // increases in it), M_t is rounded up and m_t down (window sums with their
 // error bound), the difference padded by 4 ulps of its terms, and t* and its
-// two neighbours are all evaluated. The NP tests of the result are nil: the
+// two neighbours are all evaluated; it is capped at delta (post-processing). The NP tests of the result are nil: the
 // mechanism attaining delta' changes with eps' (AttainingPair gives the one
 // at a level). It returns an error unless 1 <= n <= MaxN and c is in (0, 1/2).
 func Amplify(p Profile, n int, c float64) (Profile, error) {
@@ -185,5 +185,8 @@ func (b *binomial) amplified(delta, eps, rho float64) float64 {
 	if best <= 0 {
 		return 0
 	}
-	return math.Min(1, math.Nextafter(best, math.Inf(1)))
+	// Post-processing never raises a profile: delta' <= delta (every
+	// term is at most M_t delta <= delta), which also absorbs the padding
+	// where no amplification is left.
+	return math.Min(delta, math.Nextafter(best, math.Inf(1)))
 }

@@ -7,7 +7,7 @@ import tempfile
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Union
 
 from ._errors import BernampRuntimeError
-from ._results import Calibration, Curve, DeltaResult, PureResult, Result, from_json
+from ._results import Calibration, ComposeResult, Curve, DeltaResult, PureResult, Result, from_json
 from ._run import build_argv, execute, execute_json, is_scalar, json_flags
 
 # A grid axis: one value, a list, or a str list "1,2,4" / range "0.1:1:0.1".
@@ -87,15 +87,19 @@ def _curve_pairs(rdp: Any, orders: Any) -> List[Any]:
     return pairs
 
 
-def _with_curve(command: str, flags: Dict[str, Any], rdp: Any, extra: Dict[str, Any]) -> Any:
+def _with_curve(command: str, flags: Dict[str, Any], rdp: Any, extra: Dict[str, Any],
+                rdp_mechanism: Optional[str] = None) -> Any:
     """Run command with flags; rdp (if given) is written to a temporary CSV
-    passed as --in, removed afterwards."""
+    passed as --in (with --mechanism rdp_mechanism when the command names
+    the curve so), removed afterwards."""
     path = None
     if rdp is not None:
-        if flags.get("in_") is not None or flags.get("mechanism") is not None:
+        if flags.get("in_") is not None or flags.get("mechanism") not in (None, rdp_mechanism):
             raise TypeError(f"{command}: give one of mechanism, rdp and in_")
         path = _write_curve(_curve_pairs(rdp, flags.get("orders")))
         flags = dict(flags, in_=path, orders=None)
+        if rdp_mechanism is not None:
+            flags["mechanism"] = rdp_mechanism
     try:
         return execute_json(build_argv(command, json_flags(flags, extra)), stacklevel=5)
     finally:
@@ -145,6 +149,51 @@ def calibrate(solve: str, eps: float, delta: Optional[float] = None, *, steps: O
                                  sigma=sigma, b=b, in_=in_, orders=orders, d=d, k=k, c=c,
                                  resolution=resolution, conversion=conversion)
     return from_json(Calibration, _with_curve("calibrate", flags, rdp, extra))
+
+
+def compose(mechanism: Optional[str] = None, *, sigma: Optional[float] = None,
+            sensitivity: Optional[float] = None, b: Optional[float] = None, q: Optional[float] = None,
+            p_true: Optional[float] = None, noise_parameter: Optional[float] = None, rdp: Any = None,
+            orders: Axis = None, in_: Optional[str] = None, d: Axis = None, k: Axis = None,
+            c: Axis = None, steps: Axis = None, delta: Optional[float] = None,
+            eps: Optional[float] = None, discretization: Optional[float] = None,
+            conversion: Optional[str] = None, rdp_route: Optional[bool] = None,
+            unamplified: Optional[bool] = None, rdp_timeout: Optional[Duration] = None,
+            emit_pld: Optional[str] = None, workers: Optional[int] = None, no_timing: bool = False,
+            **extra: Any) -> Union[ComposeResult, List[ComposeResult]]:
+    """``bernamp compose``: (eps, delta) after ``steps`` adaptive releases of
+    a mechanism whose output theta in [c, 1-c]^d is released as k Bernoulli
+    samples, as [lower, upper] (claim ``eps_upper``) beside the RDP route
+    and the mechanism's own PLD without amplification.
+
+    The mechanism is "gaussian" (sigma, sensitivity), "laplace" (b,
+    sensitivity), "rr" (p_true or noise_parameter), "subsampled-gaussian"
+    (q, sigma, sensitivity), "rdp" (in_: an accountant curve) or "profile"
+    (in_: a profile, or a PLD file that emit_pld wrote), or ``rdp``: an RDP
+    curve given as for curve (pairs, eps values with ``orders=``, or a
+    mapping), written to a temporary CSV for --mechanism rdp --in.
+
+    d, k, c, steps are grid axes (CLI defaults 1, 1, 0.1, 1): one
+    ComposeResult when each is one value, else a list in grid order (steps
+    fastest). The answer is eps at ``delta`` (default 1e-5), or delta at
+    ``eps`` when eps is given. ``discretization`` is the PLD grid step
+    (default 1e-4, dp_accounting's value_discretization_interval);
+    rdp_route=False and unamplified=False skip the comparators (faster);
+    ``emit_pld`` writes the composed pessimistic PLD of the one row as JSON
+    (amplified_pld reads it into dp_accounting). Other keyword arguments
+    become flags.
+    """
+    if orders is not None and rdp is None:
+        raise TypeError("compose: orders= goes with rdp= values (compose takes no --orders)")
+    axes = dict(d=d, k=k, c=c, steps=steps)
+    flags: Dict[str, Any] = dict(mechanism=mechanism, sigma=sigma, sensitivity=sensitivity, b=b, q=q,
+                                 p_true=p_true, noise_parameter=noise_parameter, in_=in_, orders=orders,
+                                 **axes, delta=delta, eps=eps, discretization=discretization,
+                                 conversion=conversion, rdp_route=rdp_route, unamplified=unamplified,
+                                 rdp_timeout=rdp_timeout, emit_pld=emit_pld, workers=workers,
+                                 no_timing=no_timing or None)
+    obj = _with_curve("compose", flags, rdp, extra, rdp_mechanism="rdp")
+    return _rows(ComposeResult, obj, all(is_scalar(v) for v in axes.values()))
 
 
 def delta(eps: float, delta: Optional[float] = None, *, gaussian: Optional[float] = None,

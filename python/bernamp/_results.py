@@ -268,5 +268,53 @@ class Calibration:
     raw: Dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
 
 
+@dataclass(frozen=True)
+class ComposeResult:
+    """One (d, k, c, steps) of ``compose``: ``steps`` adaptive releases of a
+    mechanism through k Bernoulli samples of theta in [c, 1-c]^d.
+
+    With ``delta`` (the default question) the values are eps at that delta:
+    eps_lower <= eps <= eps_upper, where eps_upper is the exact amplified
+    profile composed as a pessimistic PLD (claim it) and eps_lower one
+    real mechanism composed (None when no dominating pair is known).
+    eps_rdp is the RDP route, eps_unamplified the mechanism's own PLD
+    composed; None when not computed or not applicable. With ``eps`` the
+    same four are deltas at that eps (delta_upper, ...).
+    """
+    d: int
+    k: int
+    c: float
+    steps: int
+    delta: Optional[float] = None
+    eps: Optional[float] = None
+    eps_upper: Optional[float] = None
+    eps_lower: Optional[float] = None
+    eps_rdp: Optional[float] = None
+    eps_unamplified: Optional[float] = None
+    delta_upper: Optional[float] = None
+    delta_lower: Optional[float] = None
+    delta_rdp: Optional[float] = None
+    delta_unamplified: Optional[float] = None
+    seconds: float = 0.0
+    raw: Dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
+
+    @property
+    def by_delta(self) -> bool:
+        """True when the row answers eps at ``delta`` (False: delta at ``eps``)."""
+        return self.eps is None
+
+    @property
+    def upper(self) -> Optional[float]:
+        """The answer to claim: eps_upper (or delta_upper with eps)."""
+        return self.eps_upper if self.by_delta else self.delta_upper
+
+    @property
+    def interval(self) -> Tuple[Optional[float], Optional[float]]:
+        """(lower, upper): the exact answer lies in it (lower None when unknown)."""
+        if self.by_delta:
+            return (self.eps_lower, self.eps_upper)
+        return (self.delta_lower, self.delta_upper)
+
+
 _NESTED = {"Optional[Witness]": Witness, "Optional[Pieces]": Pieces}
 _NESTED_NAMES = {"CurveOrder": CurveOrder, "Guarantee": Guarantee}

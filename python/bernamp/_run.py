@@ -6,6 +6,7 @@ from __future__ import annotations
 import datetime
 import json
 import numbers
+import re
 import subprocess
 import warnings
 from typing import Any, Dict, List, Optional, Tuple
@@ -15,6 +16,9 @@ from ._errors import BernampInputError, BernampRuntimeError, BernampWarning
 
 _PREFIX = "bernamp: "
 _WARNING = "bernamp: warning: "
+# A command's progress line on stderr ("bernamp: compose: 1/2 rows"): no
+# warning, and never the message of an error.
+_PROGRESS = re.compile(r"bernamp: [a-z][a-z-]*: \d+/\d+ rows")
 
 # Flags that take a Go duration: a number is seconds, a str goes as is
 # ("30s"), a datetime.timedelta is converted.
@@ -87,12 +91,13 @@ def execute(argv: List[str], stacklevel: int = 3) -> str:
 
     Exit status 2 raises BernampInputError, any other non-zero status
     BernampRuntimeError, each with the binary's one-line message. Warning
-    lines on stderr of a successful run are issued as BernampWarning.
+    lines on stderr of a successful run are issued as BernampWarning;
+    progress lines ("bernamp: compose: 1/2 rows") are dropped.
     """
     binary = find_binary()
     proc = subprocess.run([binary] + argv, stdin=subprocess.DEVNULL, capture_output=True,
                           text=True, encoding="utf-8", errors="replace")
-    lines = [ln for ln in proc.stderr.splitlines() if ln.strip()]
+    lines = [ln for ln in proc.stderr.splitlines() if ln.strip() and not _PROGRESS.fullmatch(ln.strip())]
     if proc.returncode != 0:
         errors = [ln for ln in lines if ln.startswith(_PREFIX) and not ln.startswith(_WARNING)]
         if errors:
