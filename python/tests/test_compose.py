@@ -230,7 +230,10 @@ class TestAmplifiedPLD(unittest.TestCase):
         amp, gauss = self.amp.get_delta_for_epsilon(grid), self.gauss.get_delta_for_epsilon(grid)
         for e, a, g in zip(grid, amp, gauss):
             self.assertLessEqual(a, g + 1e-12, f"eps {e}")
-        self.assertEqual(self.amp.get_delta_for_epsilon(0.5), 0.0)  # the amplified losses stay below 0.43
+        # The amplified losses stay below 0.43; what remains at 0.5 is the
+        # masses' rounding deficit (about 1e-13), which bernamp puts at
+        # infinity (the pessimistic side).
+        self.assertLessEqual(self.amp.get_delta_for_epsilon(0.5), 1e-12)
         self.assertGreater(self.amp.get_delta_for_epsilon(0.0), 0.1)
         # Composed too: ten steps each (on the grid of 1e-3).
         amp10, gauss10 = self.coarse.self_compose(10), self.coarse_gauss.self_compose(10)
