@@ -74,32 +74,20 @@ func ComposeClaim(ctx context.Context, q Composition, opt pld.Options, r Routes,
 	start := time.Now()
 	nan := math.NaN()
 	c := Claim{Lower: nan, RDP: nan, NoAmp: nan, Single: nan}
+	opt = fit(opt, q.Delta, q.Steps)
 	acc, err := pld.NewAccount(ctx, []pld.Step{{Mechanism: q.Mechanism, N: n, C: q.Kernel.C, Steps: q.Steps}}, opt)
 	if err != nil {
 		return Claim{}, err
 	}
 	c.Fwd, c.Rev = acc.PLDs()
 	byDelta := q.Delta > 0
-	if byDelta {
-		c.Upper = acc.EpsUpper(q.Delta)
-		c.Lower, err = acc.EpsLower(ctx, q.Delta)
-	} else {
-		c.Upper = acc.DeltaUpper(q.Eps)
-		c.Lower, err = acc.DeltaLower(ctx, q.Eps)
-	}
-	if err != nil {
+	if c.Upper, c.Lower, err = answer(ctx, acc, q.Delta, q.Eps, true); err != nil {
 		return Claim{}, err
 	}
 	c.Seconds = time.Since(start).Seconds()
 	if r.NoAmp {
-		own, err := pld.NewAccount(ctx, []pld.Step{{Mechanism: q.Mechanism, Steps: q.Steps}}, opt)
-		if err != nil {
+		if c.NoAmp, err = unamplified(ctx, []pld.Step{{Mechanism: q.Mechanism, Steps: q.Steps}}, q.Delta, q.Eps, opt); err != nil {
 			return Claim{}, err
-		}
-		if byDelta {
-			c.NoAmp = own.EpsUpper(q.Delta)
-		} else {
-			c.NoAmp = own.DeltaUpper(q.Eps)
 		}
 	}
 	if r.SinglePair > 0 {
@@ -150,4 +138,80 @@ func ComposeClaim(ctx context.Context, q Composition, opt pld.Options, r Routes,
 		}
 	}
 	return c, nil
+}
+
+// answer returns the upper and (with lower) lower side of acc: eps at
+// delta when delta > 0, else delta at eps.
+func answer(ctx context.Context, acc *pld.Account, delta, eps float64, lower bool) (up, lo float64, err error) {
+	lo = math.NaN()
+	if delta > 0 {
+		up = acc.EpsUpper(delta)
+		if lower {
+			lo, err = acc.EpsLower(ctx, delta)
+		}
+	} else {
+		up = acc.DeltaUpper(eps)
+		if lower {
+			lo, err = acc.DeltaLower(ctx, eps)
+		}
+	}
+	return up, lo, err
+}
+
+// unamplified returns the upper side of the steps with every mechanism's
+// own output released (no Bernoulli samples).
+func unamplified(ctx context.Context, steps []pld.Step, delta, eps float64, opt pld.Options) (float64, error) {
+	own := make([]pld.Step, len(steps))
+	for i, s := range steps {
+		own[i] = pld.Step{Mechanism: s.Mechanism, Steps: s.Steps}
+	}
+	acc, err := pld.NewAccount(ctx, own, opt)
+	if err != nil {
+		return 0, err
+	}
+	up, _, err := answer(ctx, acc, delta, eps, false)
+	return up, err
+}
+
+// ComposePlan answers a heterogeneous composition (pld.ReadPlan): eps at
+// delta when delta > 0, else delta at eps, with Lower when every step has
+// a lower side (pld.Account.HasLower) and NoAmp when noAmp. The RDP and
+// single-pair routes are not computed (RDP and Single are NaN).
+func ComposePlan(ctx context.Context, plan []pld.Step, delta, eps float64, opt pld.Options, noAmp bool) (Claim, error) {
+	start := time.Now()
+	nan := math.NaN()
+	c := Claim{Lower: nan, RDP: nan, NoAmp: nan, Single: nan}
+	total := 0
+	for _, s := range plan {
+		total += s.Steps
+	}
+	opt = fit(opt, delta, total)
+	acc, err := pld.NewAccount(ctx, plan, opt)
+	if err != nil {
+		return Claim{}, err
+	}
+	c.Fwd, c.Rev = acc.PLDs()
+	if c.Upper, c.Lower, err = answer(ctx, acc, delta, eps, true); err != nil {
+		return Claim{}, err
+	}
+	c.Seconds = time.Since(start).Seconds()
+	if noAmp {
+		if c.NoAmp, err = unamplified(ctx, plan, delta, eps, opt); err != nil {
+			return Claim{}, err
+		}
+	}
+	return c, nil
+}
+
+// fit returns opt with the masses it sends to infinity (the composition's
+// truncation, and the profile's grid tail over all steps) at most delta/1000,
+// so that they cannot decide an answer at delta: dp_accounting's fixed
+// 1e-15 would make every eps infinite at delta = 1e-16.
+func fit(opt pld.Options, delta float64, steps int) pld.Options {
+	if !(delta > 0) {
+		return opt
+	}
+	opt.Truncation = math.Max(math.Min(opt.Truncation, delta/1000), 0x1p-1000)
+	opt.Tail = math.Max(math.Min(opt.Tail, delta/1000/float64(max(steps, 1))), 0x1p-1000)
+	return opt
 }

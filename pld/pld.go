@@ -188,16 +188,40 @@ func Discretize(ctx context.Context, p Profile, g Grid, workers int) (*PLD, erro
 	}
 	env := hockey.Envelope(eps, deltas)
 	probs, inf := hockey.ConnectDots(eps, env)
-	// Rounding can leave the masses summing just below 1 (1e-13 at 1e5
-	// points); the missing mass goes to infinity, the pessimistic side.
-	sum := inf
-	for _, v := range probs {
-		sum += v
-	}
-	if sum < 1 {
-		inf += (1 - sum) * (1 + float64(n)*ulp)
-	}
+	inf = repair(eps, env, probs, inf)
 	return &PLD{H: g.H, Lo: lo, Probs: probs, Inf: math.Min(1, inf), Pessimistic: true}, nil
+}
+
+// repair adds mass where the rounding of ConnectDots left the PLD's
+// profile below env at a grid point, so that it is above env at every
+// point: walking down from the largest loss, the profile at eps[j] is
+// sum over higher losses of probs[i] (1 - e^(eps[j] - eps[i])) plus inf
+// (computed as dp_accounting does, from the mass above and the mass times
+// e^-loss above, the difference lowered by 8 ulps of its terms); a shortfall s at eps[j] gets mass
+// s/(1 - e^(eps[j] - eps[j+1])) at eps[j+1] (at infinity for the last
+// point), which raises the profile by s at eps[j] and by more below it.
+// The corrections are rounding-sized: they matter only where the answer
+// is asked at a delta near 1e-16 of the profile's values. It returns the
+// new infinity mass.
+func repair(eps, env, probs []float64, inf float64) float64 {
+	n := len(eps)
+	if s := env[n-1] - inf; s > 0 {
+		inf += s * (1 + 4*ulp)
+	}
+	up, low := inf, 0.0 // mass above eps[j], and sum of mass e^-loss above
+	for j := n - 2; j >= 0; j-- {
+		up += probs[j+1]
+		low += probs[j+1] * math.Exp(-eps[j+1])
+		e := math.Exp(eps[j]) * low
+		d := up - e - 8*ulp*(up+e) // the difference's rounding, taken against us
+		if s := env[j] - d; s > 0 {
+			m := s / -math.Expm1(eps[j]-eps[j+1]) * (1 + 8*ulp)
+			probs[j+1] += m
+			up += m
+			low += m * math.Exp(-eps[j+1])
+		}
+	}
+	return inf
 }
 
 // fastLen returns the smallest 2^a 3^b 5^c >= n that gonum's FFT (a port

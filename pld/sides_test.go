@@ -3,6 +3,7 @@ package pld
 import (
 	"context"
 	"fmt"
+	"math"
 	"testing"
 )
 
@@ -48,5 +49,38 @@ func TestSidesOrdered(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestHeterogeneousSplit: composing a mechanism 60 times and then 40 times
+// (two step kinds, convolved with pessimistic truncation) answers what 100
+// steps of it answer, to the truncation and rounding (1e-6 relative), in
+// both directions of an asymmetric mechanism; and adding a third kind
+// only raises eps.
+func TestHeterogeneousSplit(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	sg, _ := SubsampledGaussian(1, 1, 0.1)
+	g, _ := Gaussian(1, 3)
+	opt := DefaultOptions()
+	opt.H = 1e-3
+	whole, err := NewAccount(ctx, []Step{{Mechanism: sg, N: 2, C: 0.2, Steps: 100}}, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	split, err := NewAccount(ctx, []Step{{Mechanism: sg, N: 2, C: 0.2, Steps: 60}, {Mechanism: sg, N: 2, C: 0.2, Steps: 40}}, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, b := whole.EpsUpper(1e-6), split.EpsUpper(1e-6)
+	if math.Abs(a-b) > 1e-6*a {
+		t.Errorf("100 steps: eps %v; 60 + 40 steps: eps %v", a, b)
+	}
+	more, err := NewAccount(ctx, []Step{{Mechanism: sg, N: 2, C: 0.2, Steps: 60}, {Mechanism: sg, N: 2, C: 0.2, Steps: 40}, {Mechanism: g, Steps: 3}}, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c := more.EpsUpper(1e-6); !(c > b) {
+		t.Errorf("three more Gaussian steps: eps %v, not above %v", c, b)
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"io"
 	"math"
 	"os"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -24,9 +25,12 @@ import (
 // composeRow is one (d, k, c, steps) of compose. With --delta the values
 // are eps in nats; with --eps they are deltas.
 type composeRow struct {
-	D     int     `json:"d"`
-	K     int     `json:"k"`
-	C     float64 `json:"c"`
+	// Plan is the --plan file of a heterogeneous composition; D, K and C
+	// are then not set (each step has its own) and Steps is their total.
+	Plan  string  `json:"plan,omitempty"`
+	D     int     `json:"d,omitempty"`
+	K     int     `json:"k,omitempty"`
+	C     float64 `json:"c,omitempty"`
 	Steps int     `json:"steps"`
 	// Delta (with --delta) or Eps (with --eps) is the question.
 	Delta *float64 `json:"delta,omitempty"`
@@ -35,18 +39,19 @@ type composeRow struct {
 	// EpsLower (DeltaLower) is below it (null when the mechanism has no
 	// known dominating pair). EpsRDP (DeltaRDP) is the RDP route, EpsNoAmp
 	// (DeltaNoAmp) the mechanism's own PLD without amplification; null
-	// when not computed.
-	EpsUpper    *float64 `json:"eps_upper,omitempty"`
-	EpsLower    *float64 `json:"eps_lower,omitempty"`
-	EpsRDP      *float64 `json:"eps_rdp,omitempty"`
-	EpsNoAmp    *float64 `json:"eps_unamplified,omitempty"`
-	EpsSingle   *float64 `json:"eps_single_pair,omitempty"`
-	DeltaUpper  *float64 `json:"delta_upper,omitempty"`
-	DeltaLower  *float64 `json:"delta_lower,omitempty"`
-	DeltaRDP    *float64 `json:"delta_rdp,omitempty"`
-	DeltaNoAmp  *float64 `json:"delta_unamplified,omitempty"`
-	DeltaSingle *float64 `json:"delta_single_pair,omitempty"`
-	Seconds     float64  `json:"seconds"`
+	// when not computed, and for eps when no finite eps exists (+Inf, as
+	// curve writes it; +Inf in CSV).
+	EpsUpper    *infFloat `json:"eps_upper,omitempty"`
+	EpsLower    *infFloat `json:"eps_lower,omitempty"`
+	EpsRDP      *infFloat `json:"eps_rdp,omitempty"`
+	EpsNoAmp    *infFloat `json:"eps_unamplified,omitempty"`
+	EpsSingle   *infFloat `json:"eps_single_pair,omitempty"`
+	DeltaUpper  *infFloat `json:"delta_upper,omitempty"`
+	DeltaLower  *infFloat `json:"delta_lower,omitempty"`
+	DeltaRDP    *infFloat `json:"delta_rdp,omitempty"`
+	DeltaNoAmp  *infFloat `json:"delta_unamplified,omitempty"`
+	DeltaSingle *infFloat `json:"delta_single_pair,omitempty"`
+	Seconds     float64   `json:"seconds"`
 	byDelta     bool
 }
 
@@ -62,8 +67,18 @@ func (r *composeRow) csvFields() []string {
 	if r.byDelta {
 		q, lo, up, rd, na, sp = r.Delta, r.EpsLower, r.EpsUpper, r.EpsRDP, r.EpsNoAmp, r.EpsSingle
 	}
-	return []string{strconv.Itoa(r.D), strconv.Itoa(r.K), fmtFloat(r.C), strconv.Itoa(r.Steps), optFloat(q),
-		optFloat(lo), optFloat(up), optFloat(rd), optFloat(na), optFloat(sp), strconv.FormatFloat(r.Seconds, 'f', 4, 64)}
+	optInf := func(v *infFloat) string {
+		if v == nil {
+			return ""
+		}
+		return fmtFloat(float64(*v))
+	}
+	d, k, c := strconv.Itoa(r.D), strconv.Itoa(r.K), fmtFloat(r.C)
+	if r.Plan != "" {
+		d, k, c = "", "", ""
+	}
+	return []string{d, k, c, strconv.Itoa(r.Steps), optFloat(q),
+		optInf(lo), optInf(up), optInf(rd), optInf(na), optInf(sp), strconv.FormatFloat(r.Seconds, 'f', 4, 64)}
 }
 
 // composeOptions holds the flags of compose.
@@ -71,6 +86,7 @@ type composeOptions struct {
 	curveOptions              // --mechanism --sigma --b --p-true --noise-parameter --conversion
 	sensitivity, q    float64 // --sensitivity, --q
 	file              string  // --in
+	plan              string  // --plan
 	ds, ks, cs, steps string
 	delta, eps        float64
 	disc              float64
@@ -95,6 +111,7 @@ func runCompose(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	fs.Float64Var(&co.q, "q", 0, "subsampled-gaussian: Poisson sampling rate, in (0, 1]")
 	co.rrFlags(fs)
 	fs.StringVar(&co.file, "in", "", "rdp: accountant curve (CSV alpha,eps or JSON); profile: CSV eps,delta[,delta_reverse], delta --profile's JSON, or a PLD JSON (compose --emit-pld)")
+	fs.StringVar(&co.plan, "plan", "", "heterogeneous composition: a JSON plan {\"steps\": [{\"mechanism\", its parameters, \"d\", \"k\", \"c\", \"count\"}, ...]} (docs/compose.md) instead of --mechanism, --d, --k, --c and --steps")
 	fs.StringVar(&co.conversion, "conversion", rdp.Balle2020.String(), "RDP to (eps, delta) for rdp and the RDP route: balle2020, mironov2017 or dp_accounting")
 	fs.StringVar(&co.ds, "d", "1", "dimension of theta: list or range of integers >= 1")
 	fs.StringVar(&co.ks, "k", "1", "Bernoulli samples released: list or range of integers >= 1")
@@ -118,6 +135,9 @@ func runCompose(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	co.maxMem = o.maxMem
 	set := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	if co.plan != "" {
+		return runComposePlan(ctx, co, set, o, stdout)
+	}
 	job, err := co.check(set)
 	if err != nil {
 		return err
@@ -155,17 +175,7 @@ func runCompose(ctx context.Context, args []string, stdout, stderr io.Writer) er
 			if o.noTiming {
 				r.Seconds = 0
 			}
-			opt := func(v float64) *float64 {
-				if math.IsNaN(v) {
-					return nil
-				}
-				return &v
-			}
-			if r.byDelta {
-				r.Delta, r.EpsUpper, r.EpsLower, r.EpsRDP, r.EpsNoAmp, r.EpsSingle = &co.delta, opt(c.Upper), opt(c.Lower), opt(c.RDP), opt(c.NoAmp), opt(c.Single)
-			} else {
-				r.Eps, r.DeltaUpper, r.DeltaLower, r.DeltaRDP, r.DeltaNoAmp, r.DeltaSingle = &co.eps, opt(c.Upper), opt(c.Lower), opt(c.RDP), opt(c.NoAmp), opt(c.Single)
-			}
+			r.set(co, c)
 			rows = append(rows, r)
 			if total > 1 {
 				fmt.Fprintf(stderr, "bernamp: compose: %d/%d rows\n", len(rows), total)
@@ -179,6 +189,22 @@ func runCompose(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		}
 	}
 	return writeComposeRows(stdout, co.format, rows)
+}
+
+// set fills the row's values from the claim (NaN: not computed, null).
+func (r *composeRow) set(co composeOptions, c accountant.Claim) {
+	opt := func(v float64) *infFloat {
+		if math.IsNaN(v) {
+			return nil
+		}
+		f := infFloat(v)
+		return &f
+	}
+	if r.byDelta {
+		r.Delta, r.EpsUpper, r.EpsLower, r.EpsRDP, r.EpsNoAmp, r.EpsSingle = &co.delta, opt(c.Upper), opt(c.Lower), opt(c.RDP), opt(c.NoAmp), opt(c.Single)
+	} else {
+		r.Eps, r.DeltaUpper, r.DeltaLower, r.DeltaRDP, r.DeltaNoAmp, r.DeltaSingle = &co.eps, opt(c.Upper), opt(c.Lower), opt(c.RDP), opt(c.NoAmp), opt(c.Single)
+	}
 }
 
 // writeComposeRows prints the rows: a table (with the sides named), CSV or
@@ -230,6 +256,9 @@ type composeJob struct {
 // check validates compose's flags; every error is a usage error naming
 // the flag.
 func (co *composeOptions) check(set map[string]bool) (composeJob, error) {
+	if err := co.checkQuestion(set); err != nil {
+		return composeJob{}, err
+	}
 	var job composeJob
 	var err error
 	if job.conv, err = rdp.ParseConversion(co.conversion); err != nil {
@@ -256,6 +285,16 @@ func (co *composeOptions) check(set map[string]bool) (composeJob, error) {
 		}
 	}
 	for _, d := range ds {
+		if err := check.D(d); err != nil {
+			return job, flagError("d", err)
+		}
+	}
+	for _, k := range ks {
+		if err := check.K(k); err != nil {
+			return job, flagError("k", err)
+		}
+	}
+	for _, d := range ds {
 		for _, k := range ks {
 			if err := check.N(d, k); err != nil {
 				return job, flagError("d", err)
@@ -274,24 +313,6 @@ func (co *composeOptions) check(set map[string]bool) (composeJob, error) {
 	}
 	if len(job.kernels)*len(job.steps) > maxGrid {
 		return job, usagef("--d, --k, --c, --steps: %d rows, at most %d", len(job.kernels)*len(job.steps), maxGrid)
-	}
-	switch {
-	case set["delta"] && set["eps"]:
-		return job, usagef("--eps: give --delta or --eps, not both")
-	case set["eps"]:
-		if err := check.Eps(co.eps); err != nil || co.eps > pld.MaxEps {
-			return job, usagef("--eps: eps is %v, must be in [0, %v]", co.eps, pld.MaxEps)
-		}
-	default:
-		if !set["delta"] {
-			co.delta = 1e-5
-		}
-		if !(co.delta > 0 && co.delta < 1) {
-			return job, usagef("--delta: delta is %v, must be in (0, 1)", co.delta)
-		}
-	}
-	if !(co.disc > 0 && co.disc <= 1) {
-		return job, usagef("--discretization: discretization is %v, must be in (0, 1]", co.disc)
 	}
 	owner := map[string][]string{"sigma": {"gaussian", "subsampled-gaussian"}, "b": {"laplace"}, "q": {"subsampled-gaussian"},
 		"sensitivity": {"gaussian", "laplace", "subsampled-gaussian"}, "p-true": {"rr"}, "noise-parameter": {"rr"}, "in": {"rdp", "profile"}}
@@ -392,11 +413,6 @@ func (co *composeOptions) check(set map[string]bool) (composeJob, error) {
 	if err != nil {
 		return job, usagef("--mechanism %s: %s", co.mechanism, bare(err))
 	}
-	switch co.format {
-	case "table", "csv", "json":
-	default:
-		return job, usagef("--format: format is %q, must be table, csv or json", co.format)
-	}
 	return job, nil
 }
 
@@ -413,4 +429,73 @@ func joinOr(list []string) string {
 		s += v
 	}
 	return s
+}
+
+// runComposePlan answers the heterogeneous composition of --plan: one row.
+func runComposePlan(ctx context.Context, co composeOptions, set map[string]bool, o options, stdout io.Writer) error {
+	for _, name := range []string{"mechanism", "sigma", "sensitivity", "b", "q", "p-true", "noise-parameter", "in", "d", "k", "c", "steps", "single-pair", "emit-pld"} {
+		if set[name] {
+			return usagef("--%s: not with --plan (the plan gives each step's mechanism, d, k, c and count)", name)
+		}
+	}
+	if err := co.checkQuestion(set); err != nil {
+		return err
+	}
+	if err := checkInputSize("--plan", co.plan, co.maxMem); err != nil {
+		return err
+	}
+	f, err := os.Open(co.plan)
+	if err != nil {
+		return usagef("--plan: %v", err)
+	}
+	defer f.Close()
+	plan, err := pld.ReadPlan(f, filepath.Dir(co.plan))
+	if err != nil {
+		return usagef("--plan: %s: %s", co.plan, bare(err))
+	}
+	opt := pld.DefaultOptions()
+	opt.H, opt.Workers = co.disc, o.workers
+	c, err := accountant.ComposePlan(ctx, plan, co.delta, co.eps, opt, co.noAmp)
+	if err != nil {
+		return err
+	}
+	total := 0
+	for _, s := range plan {
+		total += s.Steps
+	}
+	r := &composeRow{Plan: co.plan, Steps: total, byDelta: co.delta > 0, Seconds: c.Seconds}
+	if o.noTiming {
+		r.Seconds = 0
+	}
+	r.set(co, c)
+	return writeComposeRows(stdout, co.format, []*composeRow{r})
+}
+
+// checkQuestion validates --delta or --eps (setting --delta's default),
+// --discretization and --format.
+func (co *composeOptions) checkQuestion(set map[string]bool) error {
+	switch {
+	case set["delta"] && set["eps"]:
+		return usagef("--eps: give --delta or --eps, not both")
+	case set["eps"]:
+		if err := check.Eps(co.eps); err != nil || co.eps > pld.MaxEps {
+			return usagef("--eps: eps is %v, must be in [0, %v]", co.eps, pld.MaxEps)
+		}
+	default:
+		if !set["delta"] {
+			co.delta = 1e-5
+		}
+		if !(co.delta > 0 && co.delta < 1) {
+			return usagef("--delta: delta is %v, must be in (0, 1)", co.delta)
+		}
+	}
+	if !(co.disc > 0 && co.disc <= 1) {
+		return usagef("--discretization: discretization is %v, must be in (0, 1]", co.disc)
+	}
+	switch co.format {
+	case "table", "csv", "json":
+	default:
+		return usagef("--format: format is %q, must be table, csv or json", co.format)
+	}
+	return nil
 }

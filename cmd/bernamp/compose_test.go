@@ -81,12 +81,33 @@ func TestComposeUsage(t *testing.T) {
 		{[]string{"compose", "--mechanism", "profile", "--in", "/nonexistent"}, "--in"},
 		{[]string{"compose", "--mechanism", "gaussian", "--sigma", "1", "--d", "1,2", "--emit-pld", "x.json"}, "--emit-pld: needs one row"},
 		{[]string{"compose", "--mechanism", "nope"}, `mechanism is "nope"`},
+		{[]string{"compose", "--mechanism", "gaussian", "--sigma", "1", "--k", "0"}, "--k: k is 0"},
+		{[]string{"compose", "--mechanism", "gaussian", "--sigma", "1", "--d", "0"}, "--d: d is 0"},
+		{[]string{"compose", "--plan", "testdata/compose/nope.json"}, "--plan"},
+		{[]string{"compose", "--plan", "x.json", "--d", "2"}, "--d: not with --plan"},
 	} {
 		var out, errb bytes.Buffer
 		code := runTerm(context.Background(), tc.args, &out, &errb, tty{})
 		msg := errb.String()
 		if code != 2 || !strings.Contains(msg, tc.msg) || strings.Count(msg, "\n") != 1 || out.Len() != 0 {
 			t.Errorf("%v: exit %d, stderr %q, stdout %q; want exit 2 and one line with %q", tc.args, code, msg, out.String(), tc.msg)
+		}
+	}
+}
+
+// TestComposeInfJSON: an eps that does not exist (delta below what any
+// eps up to 700 reaches: the Gaussian at sigma 0.001, hardly amplified) is null in JSON and +Inf in CSV, never a failure.
+func TestComposeInfJSON(t *testing.T) {
+	t.Parallel()
+	for _, f := range []string{"json", "csv"} {
+		var out, errb bytes.Buffer
+		args := []string{"compose", "--mechanism", "gaussian", "--sigma", "0.001", "--d", "1000000", "--c", "0.1", "--steps", "1",
+			"--rdp-route=false", "--unamplified=false", "--format", f, "--no-timing"}
+		if code := runTerm(context.Background(), args, &out, &errb, tty{}); code != 0 {
+			t.Fatalf("%s: exit %d: %s", f, code, errb.String())
+		}
+		if f == "json" && !strings.Contains(out.String(), `"eps_upper": null`) || f == "csv" && !strings.Contains(out.String(), "+Inf") {
+			t.Errorf("%s: %s", f, out.String())
 		}
 	}
 }

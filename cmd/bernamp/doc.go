@@ -30,7 +30,8 @@
 //	         rdp|profile [--sigma S] [--sensitivity D] [--b B] [--q Q]
 //	         [--p-true P] [--in FILE] [--d LIST] [--k LIST] [--c LIST]
 //	         [--steps LIST] (--delta D | --eps E) [--discretization H]
-//	         [--format table|csv|json] [--emit-pld FILE] [--single-pair E]
+//	         [--format table|csv|json] [--emit-pld FILE] [--single-pair E];
+//	         --plan FILE composes steps of several kinds (JSON)
 //	curve    amplify an RDP curve order by order, convert it to (eps, delta)
 //	         and compare with the generic bounds of Balle et al. (docs/curve.md)
 //	calibrate

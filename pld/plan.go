@@ -1,0 +1,111 @@
+package pld
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+)
+
+// PlanStep is one kind of step of a heterogeneous composition as a plan
+// file gives it (ReadPlan): a named mechanism, its Bernoulli release and
+// how many times it runs.
+type PlanStep struct {
+	Mechanism   string  `json:"mechanism"`   // gaussian, laplace, rr, subsampled-gaussian or profile
+	Sigma       float64 `json:"sigma"`       // gaussian, subsampled-gaussian
+	Sensitivity float64 `json:"sensitivity"` // gaussian, laplace, subsampled-gaussian; 0 means 1
+	B           float64 `json:"b"`           // laplace
+	PTrue       float64 `json:"p_true"`      // rr
+	Q           float64 `json:"q"`           // subsampled-gaussian
+	In          string  `json:"in"`          // profile: a file ReadProfile reads (relative to the plan's folder)
+	D           int     `json:"d"`           // 0 means 1
+	K           int     `json:"k"`           // 0 means 1
+	C           float64 `json:"c"`           // 0: released as is, no amplification
+	Count       int     `json:"count"`       // steps of this kind, >= 1
+}
+
+// ReadPlan reads a plan: JSON {"steps": [PlanStep, ...]}, the steps of a
+// heterogeneous composition in any order (composition commutes). dir is
+// the folder that relative "in" paths are read from. Every error names
+// the step (from 1) and what is wrong in one line.
+func ReadPlan(r io.Reader, dir string) ([]Step, error) {
+	data, err := io.ReadAll(r)
+	if err != nil {
+		return nil, err
+	}
+	var plan struct {
+		Steps []PlanStep `json:"steps"`
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&plan); err != nil {
+		return nil, fmt.Errorf("invalid plan JSON: %v", err)
+	}
+	if len(plan.Steps) == 0 {
+		return nil, fmt.Errorf(`the plan has no "steps"`)
+	}
+	var out []Step
+	for i, ps := range plan.Steps {
+		s, err := ps.step(dir)
+		if err != nil {
+			return nil, fmt.Errorf("step %d: %v", i+1, err)
+		}
+		out = append(out, s)
+	}
+	return out, nil
+}
+
+func (ps PlanStep) step(dir string) (Step, error) {
+	sens := ps.Sensitivity
+	if sens == 0 {
+		sens = 1
+	}
+	d, k := max(ps.D, 1), max(ps.K, 1)
+	if ps.D < 0 || ps.K < 0 || d > MaxN/k {
+		return Step{}, fmt.Errorf("d %d, k %d: need d, k >= 1 and d k <= %d", ps.D, ps.K, MaxN)
+	}
+	if ps.C != 0 && !(ps.C > 0 && ps.C < 0.5) {
+		return Step{}, fmt.Errorf("c is %v, must be in (0, 0.5) (or 0: no amplification)", ps.C)
+	}
+	if ps.Count < 1 {
+		return Step{}, fmt.Errorf("count is %d, must be >= 1", ps.Count)
+	}
+	var p Profile
+	var err error
+	switch ps.Mechanism {
+	case "gaussian":
+		p, err = Gaussian(sens, ps.Sigma)
+	case "laplace":
+		p, err = Laplace(sens, ps.B)
+	case "rr":
+		p, err = RandomizedResponse(ps.PTrue)
+	case "subsampled-gaussian":
+		p, err = SubsampledGaussian(sens, ps.Sigma, ps.Q)
+	case "profile":
+		if ps.In == "" {
+			return Step{}, fmt.Errorf(`"in" is needed with mechanism profile`)
+		}
+		path := ps.In
+		if !filepath.IsAbs(path) {
+			path = filepath.Join(dir, path)
+		}
+		f, ferr := os.Open(path)
+		if ferr != nil {
+			return Step{}, ferr
+		}
+		defer f.Close()
+		p, err = ReadProfile(f, "profile from "+ps.In)
+	default:
+		return Step{}, fmt.Errorf("mechanism is %q, must be gaussian, laplace, rr, subsampled-gaussian or profile", ps.Mechanism)
+	}
+	if err != nil {
+		return Step{}, err
+	}
+	if math.IsNaN(ps.C) {
+		return Step{}, fmt.Errorf("c is NaN")
+	}
+	return Step{Mechanism: p, N: d * k, C: ps.C, Steps: ps.Count}, nil
+}
