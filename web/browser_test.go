@@ -26,7 +26,8 @@ import (
 // Chromium or the generated module is missing, unless
 // BERNAMP_BROWSER_TEST=require (as in .ci/run), which makes those a failure.
 // BERNAMP_CHROMIUM overrides the browser's path. BERNAMP_WEB_SCREENSHOT=FILE
-// saves a PNG of the page after a run of Figure 3 and of a pasted curve.
+// saves a PNG of the page after a run of Figure 3, of a pasted curve and of
+// a composition.
 
 // need skips the test, or fails it under BERNAMP_BROWSER_TEST=require.
 func need(t *testing.T, format string, args ...any) {
@@ -474,6 +475,188 @@ func TestBrowser(t *testing.T) {
 		}
 	})
 
+	t.Run("compose equals bernamp compose", func(t *testing.T) {
+		s.t = t
+		// One composition per mechanism, the RDP route with the Gaussian
+		// (the subsampled Gaussian has none in the CLI either).
+		worst := 0.0
+		for _, tc := range []struct {
+			mech   string
+			fields map[string]string
+			rdp    bool
+		}{
+			{"gaussian", map[string]string{"compose-sigma": "2", "compose-sensitivity": "1", "compose-d": "1", "compose-k": "1", "compose-c": "0.1", "compose-steps": "100", "compose-delta": "1e-5", "compose-discretization": "1e-3"}, true},
+			{"laplace", map[string]string{"compose-b": "1", "compose-sensitivity": "0.5", "compose-d": "2", "compose-k": "2", "compose-c": "0.2", "compose-steps": "20", "compose-delta": "1e-6", "compose-discretization": "1e-3"}, false},
+			{"rr", map[string]string{"compose-p-true": "0.8", "compose-d": "1", "compose-k": "3", "compose-c": "0.05", "compose-steps": "10", "compose-delta": "1e-5", "compose-discretization": "1e-2"}, false},
+			{"subsampled-gaussian", map[string]string{"compose-sigma": "1", "compose-q": "0.05", "compose-sensitivity": "1", "compose-d": "1", "compose-k": "1", "compose-c": "0.1", "compose-steps": "50", "compose-delta": "1e-5", "compose-discretization": "1e-3"}, true},
+		} {
+			page := s.compose(tc.mech, tc.fields, tc.rdp, 2*time.Minute)
+			var ms float64
+			s.eval(`bernampComposeRun.ms`, &ms)
+			args := composeArgs(tc.mech, tc.fields, tc.rdp)
+			start := time.Now()
+			out, stderr, code := s.cli(append(args, "--format", "json", "--no-timing", "--workers", "1")...)
+			native := time.Since(start)
+			if code != 0 {
+				t.Fatalf("bernamp %s: exit %d: %s", strings.Join(args, " "), code, stderr)
+			}
+			var want []map[string]any
+			if err := json.Unmarshal([]byte(out), &want); err != nil || len(want) != 1 {
+				t.Fatalf("bernamp compose: %v: %s", err, out)
+			}
+			for _, col := range []string{"eps_lower", "eps_upper", "eps_rdp", "eps_unamplified"} {
+				w, ok := want[0][col].(float64)
+				if !ok { // not computed: the page says why, with no number
+					if page[col] != "—" && page[col] != "n/a" {
+						t.Errorf("%s %s: page shows %q, bernamp compose has none", tc.mech, col, page[col])
+					}
+					continue
+				}
+				got, err := strconv.ParseFloat(page[col], 64)
+				rel := math.Abs(got-w) / w
+				worst = max(worst, rel)
+				if testing.Verbose() {
+					t.Logf("%s %s: page %s, bernamp compose %v (relative %.3g)", tc.mech, col, page[col], w, rel)
+				}
+				if err != nil || !(rel <= composeRel) {
+					t.Errorf("%s %s: page shows %q, bernamp compose gives %v (relative difference %.3g)", tc.mech, col, page[col], w, rel)
+				}
+			}
+			for _, col := range []string{"d", "k", "c", "steps", "delta"} {
+				if got, err := strconv.ParseFloat(page[col], 64); err != nil || got != want[0][col].(float64) {
+					t.Errorf("%s %s: page shows %q, bernamp compose %v", tc.mech, col, page[col], want[0][col])
+				}
+			}
+			var sum [2]string
+			s.eval(`['compose-eps-lower', 'compose-eps-upper'].map(id => document.getElementById(id).textContent)`, &sum)
+			if sum[0] != page["eps_lower"] || sum[1] != page["eps_upper"] {
+				t.Errorf("%s: summary [%s, %s], table [%s, %s]", tc.mech, sum[0], sum[1], page["eps_lower"], page["eps_upper"])
+			}
+			t.Logf("%s (rdp route %v): page %.2f s, bernamp compose --workers 1 %.2f s", tc.mech, tc.rdp, ms/1000, native.Seconds())
+		}
+		t.Logf("largest relative difference between the page and bernamp compose: %.3g", worst)
+	})
+
+	t.Run("compose: bad input shows the CLI's message", func(t *testing.T) {
+		s.t = t
+		// The fields of the mechanism, with edits (name, value, ...).
+		with := func(mech string, edits ...string) map[string]string {
+			f := map[string]string{"compose-d": "1", "compose-k": "1", "compose-c": "0.1", "compose-steps": "10", "compose-delta": "1e-5", "compose-discretization": "1e-3"}
+			if mech == "gaussian" {
+				f["compose-sigma"], f["compose-sensitivity"] = "2", "1"
+			}
+			for i := 0; i < len(edits); i += 2 {
+				f["compose-"+edits[i]] = edits[i+1]
+			}
+			return f
+		}
+		for _, tc := range []struct {
+			field, mech string
+			form        map[string]string
+		}{
+			{"c", "gaussian", with("gaussian", "c", "0.7")},
+			{"d", "gaussian", with("gaussian", "d", "0")},
+			{"steps", "gaussian", with("gaussian", "steps", "0")},
+			{"delta", "gaussian", with("gaussian", "delta", "1")},
+			{"discretization", "gaussian", with("gaussian", "discretization", "0")},
+			{"sigma", "gaussian", with("gaussian", "sigma", "-1")},
+			{"sensitivity", "laplace", with("laplace", "b", "1", "sensitivity", "0")},
+			{"b", "laplace", with("laplace", "b", "", "sensitivity", "1")},
+			{"p-true", "rr", with("rr", "p-true", "1")},
+			{"q", "subsampled-gaussian", with("subsampled-gaussian", "sigma", "1", "q", "2", "sensitivity", "1")},
+		} {
+			s.composeSubmit(tc.mech, tc.form, false)
+			s.waitFor(`document.body.dataset.state === 'invalid'`, 10*time.Second)
+			var got string
+			s.eval(`document.getElementById('err-compose-`+tc.field+`').textContent`, &got)
+			_, stderr, code := s.cli(composeArgs(tc.mech, tc.form, false)...)
+			want := strings.TrimSuffix(strings.TrimPrefix(stderr, "bernamp: "), "\n")
+			if code != 2 || got != want {
+				t.Errorf("%s: page shows %q next to the field; bernamp compose says %q (exit %d)", tc.field, got, want, code)
+			}
+		}
+	})
+
+	t.Run("compose shows no NaN or Inf", func(t *testing.T) {
+		s.t = t
+		// No eps up to 700 reaches delta (the Gaussian at sigma 0.001,
+		// hardly amplified at d = 10^6): eps_upper and eps_unamplified are
+		// +Inf in the CLI, "none" in the page.
+		f := map[string]string{"compose-sigma": "0.001", "compose-sensitivity": "1", "compose-d": "1000000", "compose-k": "1", "compose-c": "0.1", "compose-steps": "1", "compose-delta": "1e-5", "compose-discretization": "1e-3"}
+		page := s.compose("gaussian", f, false, time.Minute)
+		out, stderr, code := s.cli(append(composeArgs("gaussian", f, false), "--format", "csv", "--no-timing")...)
+		if code != 0 {
+			t.Fatalf("bernamp compose: exit %d: %s", code, stderr)
+		}
+		lines := strings.Split(strings.TrimSpace(out), "\n")
+		head, row := strings.Split(lines[0], ","), strings.Split(lines[1], ",")
+		for i, col := range head {
+			if row[i] == "+Inf" && page[col] != "none" {
+				t.Errorf("%s: bernamp compose gives +Inf, page shows %q, want none", col, page[col])
+			}
+		}
+		if page["eps_upper"] != "none" {
+			t.Errorf("eps_upper: page shows %q, want none (bernamp compose: %s)", page["eps_upper"], lines[1])
+		}
+		var text string
+		s.eval(`document.getElementById('compose-answer').textContent + document.getElementById('compose-progress').textContent`, &text)
+		// An error of the engine (valid input, but a grid too fine for
+		// 10^6 steps) is the CLI's message (exit 1) next to Compose.
+		f["compose-sigma"], f["compose-steps"], f["compose-delta"], f["compose-discretization"] = "0.01", "1000000", "1e-5", "1e-4"
+		s.composeSubmit("gaussian", f, false)
+		s.waitFor(`document.body.dataset.state === 'error'`, time.Minute)
+		var got string
+		s.eval(`document.getElementById('err-compose').textContent`, &got)
+		_, stderr, code = s.cli(composeArgs("gaussian", f, false)...)
+		if want := strings.TrimSuffix(strings.TrimPrefix(stderr, "bernamp: "), "\n"); code != 1 || got != want {
+			t.Errorf("engine error: page shows %q; bernamp compose says %q (exit %d)", got, want, code)
+		}
+		for _, bad := range []string{"NaN", "Inf", "undefined", "null"} {
+			if strings.Contains(text, bad) {
+				t.Errorf("the compose panel shows %q: %s", bad, text)
+			}
+		}
+	})
+
+	t.Run("compose: cancel", func(t *testing.T) {
+		s.t = t
+		// A composition of minutes in the page: Cancel ends it at once and
+		// a fresh worker answers the next one.
+		// n = d k = 10^9: one step takes about a minute natively.
+		f := map[string]string{"compose-sigma": "2", "compose-sensitivity": "1", "compose-d": "1000000", "compose-k": "1000", "compose-c": "0.1", "compose-steps": "1", "compose-delta": "1e-5", "compose-discretization": "1e-3"}
+		s.composeSubmit("gaussian", f, false)
+		s.waitFor(`document.body.dataset.state === 'running' && window.bernampComposeRun && bernampComposeRun.state === 'running'`, 10*time.Second)
+		time.Sleep(500 * time.Millisecond)
+		composing := s.workers()
+		if len(composing) != 1 {
+			t.Fatalf("%d workers during the composition, want 1", len(composing))
+		}
+		start := time.Now()
+		s.eval(`document.getElementById('compose-cancel').click()`, nil)
+		s.waitFor(`document.body.dataset.state === 'cancelled'`, 5*time.Second)
+		if d := time.Since(start); d > responsive {
+			t.Errorf("cancel took %v, want at most %v", d, responsive)
+		}
+		// The worker that composed is gone, not merely ignored.
+		for slices.Contains(s.workers(), composing[0]) {
+			if time.Since(start) > 10*time.Second {
+				t.Fatalf("the composing worker still exists %v after cancel", time.Since(start))
+			}
+			time.Sleep(50 * time.Millisecond)
+		}
+		var progress string
+		s.eval(`document.getElementById('compose-progress').textContent`, &progress)
+		if !strings.HasPrefix(progress, "cancelled after ") {
+			t.Errorf("compose progress %q, want cancelled after ...", progress)
+		}
+		s.waitFor(`!document.getElementById('compose').disabled`, 30*time.Second)
+		f["compose-d"], f["compose-k"], f["compose-steps"] = "1", "1", "5"
+		page := s.compose("gaussian", f, false, time.Minute)
+		if page["steps"] != "5" {
+			t.Errorf("the composition after the cancel shows steps %q, want 5", page["steps"])
+		}
+	})
+
 	t.Run("cancel stops a long solve", func(t *testing.T) {
 		s.t = t
 		// A grid of 6000 points: minutes in the page, whatever a single
@@ -564,6 +747,7 @@ func TestBrowser(t *testing.T) {
 		for _, preset := range []string{"fig1-d2", "fig2-d2"} {
 			benchPreset(s, preset)
 		}
+		benchCompose(s)
 	}
 
 	if path := os.Getenv("BERNAMP_WEB_SCREENSHOT"); path != "" {
@@ -577,6 +761,10 @@ func TestBrowser(t *testing.T) {
 		s.eval(`window.bernampCurveRun = null`, nil)
 		s.submit(map[string]string{"curve": "alpha,eps\n2,0.25\n4,0.5\n8,1\n16,2\n32,inf\n", "curve-d": "1", "curve-k": "2", "curve-c": "0.2", "curve-delta": "1e-5", "curve-timeout": ""}, "amplify")
 		s.waitFor(`document.body.dataset.state === 'done' && window.bernampCurveRun && bernampCurveRun.summary`, time.Minute)
+		// A composition: the Gaussian with sigma = 2, c = 0.1, 100 steps,
+		// with the RDP route.
+		s.compose("gaussian", map[string]string{"compose-sigma": "2", "compose-sensitivity": "1", "compose-d": "1", "compose-k": "1", "compose-c": "0.1",
+			"compose-steps": "100", "compose-delta": "1e-5", "compose-discretization": "1e-3"}, true, 2*time.Minute)
 		s.eval(`(() => { document.getElementById('curve').scrollTop = 0; window.scrollTo(0, 0); })()`, nil)
 		var shot struct {
 			Data string `json:"data"`
@@ -591,6 +779,44 @@ func TestBrowser(t *testing.T) {
 		if err := os.WriteFile(path, png, 0o644); err != nil {
 			t.Fatal(err)
 		}
+	}
+}
+
+// benchCompose times compositions in the page against bernamp compose
+// --workers 1 on the same inputs (BERNAMP_WEB_BENCH, docs/web.md).
+func benchCompose(s *session) {
+	t := s.t
+	gauss := func(d, k, steps, disc string) map[string]string {
+		return map[string]string{"compose-sigma": "2", "compose-sensitivity": "1", "compose-d": d, "compose-k": k, "compose-c": "0.1",
+			"compose-steps": steps, "compose-delta": "1e-5", "compose-discretization": disc}
+	}
+	for _, tc := range []struct {
+		mech   string
+		fields map[string]string
+		rdp    bool
+	}{
+		{"gaussian", gauss("1", "1", "100", "1e-3"), false},
+		{"gaussian", gauss("1", "1", "100", "1e-3"), true},
+		{"gaussian", gauss("2", "3", "100", "1e-3"), false},
+		{"gaussian", gauss("2", "3", "100", "1e-3"), true},
+		{"gaussian", gauss("1", "1", "1000", "1e-3"), false},
+		{"gaussian", gauss("1", "1", "100", "1e-4"), false},
+		{"laplace", map[string]string{"compose-b": "2", "compose-sensitivity": "1", "compose-d": "2", "compose-k": "3", "compose-c": "0.1", "compose-steps": "100", "compose-delta": "1e-5", "compose-discretization": "1e-3"}, false},
+		{"rr", map[string]string{"compose-p-true": "0.75", "compose-d": "2", "compose-k": "3", "compose-c": "0.1", "compose-steps": "100", "compose-delta": "1e-5", "compose-discretization": "1e-3"}, false},
+		{"subsampled-gaussian", map[string]string{"compose-sigma": "1", "compose-q": "0.01", "compose-sensitivity": "1", "compose-d": "2", "compose-k": "3", "compose-c": "0.1", "compose-steps": "1000", "compose-delta": "1e-5", "compose-discretization": "1e-3"}, false},
+	} {
+		page := s.compose(tc.mech, tc.fields, tc.rdp, 10*time.Minute)
+		var ms float64
+		s.eval(`bernampComposeRun.ms`, &ms)
+		args := append(composeArgs(tc.mech, tc.fields, tc.rdp), "--format", "json", "--workers", "1")
+		start := time.Now()
+		_, stderr, code := s.cli(args...)
+		native := time.Since(start)
+		if code != 0 {
+			t.Fatalf("bernamp %s: exit %d: %s", strings.Join(args, " "), code, stderr)
+		}
+		t.Logf("%s: page %.2f s (eps_upper %s, eps_rdp %s); bernamp compose --workers 1: %.2f s; ratio %.2f",
+			strings.Join(args[1:len(args)-4], " "), ms/1000, page["eps_upper"], page["eps_rdp"], native.Seconds(), ms/1000/native.Seconds())
 	}
 }
 
@@ -631,4 +857,45 @@ func benchPreset(s *session, name string) {
 	}
 	t.Logf("%s (%d points): page %.2f s (solver %.2f s) %s; bernamp post --workers 1: %.2f s %s; ratio %.2f",
 		name, page.N, page.MS/1000, page.Sum, count(page.Status), native.Seconds(), count(nat), page.MS/1000/native.Seconds())
+}
+
+// composeRel is how far (relative) the page's eps may lie from bernamp
+// compose's. The 1-ulp differences of math.Exp and math.Log (maxULPs)
+// reach the PLD's masses, differences of nearby profile values, and pass
+// through the FFT and the root in eps: up to 7.3e-10 relative observed
+// (eps_lower and eps_rdp equal or 1 ulp apart), so the bound leaves a
+// margin.
+const composeRel = 1e-8
+
+// composeSubmit chooses the mechanism and the RDP route's box of the
+// compose panel, types the fields (those of the mechanism chosen: the
+// others are hidden) and clicks Compose.
+func (s *session) composeSubmit(mech string, fields map[string]string, rdp bool) {
+	s.t.Helper()
+	s.eval(fmt.Sprintf(`(() => { const m = document.getElementById('compose-mechanism'); m.value = %q; m.dispatchEvent(new Event('change'));
+		document.getElementById('compose-rdp').checked = %v; window.bernampComposeRun = null; })()`, mech, rdp), nil)
+	s.submit(fields, "compose")
+}
+
+// compose runs a composition in the page and returns the cells of its row
+// (the last of the compose table) by column.
+func (s *session) compose(mech string, fields map[string]string, rdp bool, limit time.Duration) map[string]string {
+	s.t.Helper()
+	s.composeSubmit(mech, fields, rdp)
+	s.waitFor(`document.body.dataset.state === 'done' && window.bernampComposeRun && bernampComposeRun.state === 'done'`, limit)
+	var row map[string]string
+	s.eval(`Object.fromEntries([...document.querySelector('#compose-rows tbody tr:last-child').children].map(td => [td.dataset.col, td.textContent]))`, &row)
+	return row
+}
+
+// composeArgs are bernamp compose's flags for the compose panel's fields
+// (an empty field: the flag left out).
+func composeArgs(mech string, fields map[string]string, rdp bool) []string {
+	args := []string{"compose", "--mechanism", mech, "--rdp-route=" + strconv.FormatBool(rdp)}
+	for _, name := range slices.Sorted(maps.Keys(fields)) {
+		if v := fields[name]; v != "" {
+			args = append(args, "--"+strings.TrimPrefix(name, "compose-"), v)
+		}
+	}
+	return args
 }

@@ -31,7 +31,7 @@ const Module = "bernamp.wasm"
 
 // Static returns the files of the page: index.html, app.js, worker.js,
 // style.css, presets.json and, when generated before the build,
-// bernamp.wasm and wasm_exec.js (which add 4.4 MB to a binary that embeds
+// bernamp.wasm and wasm_exec.js (which add 5.8 MB to a binary that embeds
 // them).
 func Static() fs.FS {
 	sub, err := fs.Sub(static, "static")

@@ -2,8 +2,10 @@
 // reads the page's form, whose fields take the values of bernamp post's grid
 // flags as typed (a comma list such as 1,2,4 or a range start:stop:step),
 // validates them with package check and answers one point at a time with
-// bernamp.Post, in JSON. web/wasm exposes it to JavaScript; it is also
-// ordinary Go, so its tests run natively.
+// bernamp.Post, in JSON; curve.go does the same for a pasted accountant
+// curve (bernamp curve --in) and compose.go for a composition over T steps
+// (bernamp compose, accountant.ComposeClaim). web/wasm exposes it to
+// JavaScript; it is also ordinary Go, so its tests run natively.
 //
 // Messages name the field the way the CLI names the flag ("--c: c is 0.7,
 // must be in (0, 0.5)"), and the grid is the CLI's cartesian product in the

@@ -2,13 +2,20 @@
 // in a Web Worker (worker.js), shows each field's error as the CLI words
 // it, and draws the rows as they arrive: the interval of the selected row,
 // a panel per (d, k, c, alpha) against eps as bernamp plot draws it, and
-// the table. Everything is fetched from the page's own directory.
+// the table; below, a pasted accountant's curve amplified order by order,
+// and a composition over T steps (bernamp compose). Everything is fetched
+// from the page's own directory.
 'use strict';
 
 const $ = (id) => document.getElementById(id);
 const FIELDS = ['d', 'k', 'c', 'alpha', 'eps', 'timeout'];
 // The fields of the pasted curve's form; ids as the engine's FieldError.field.
 const CURVE_FIELDS = ['curve', 'curve-d', 'curve-k', 'curve-c', 'curve-delta', 'curve-timeout'];
+// The fields of the compose panel; ids as the engine's FieldError.field.
+const COMPOSE_FIELDS = ['compose-mechanism', 'compose-sigma', 'compose-b', 'compose-p-true', 'compose-q', 'compose-sensitivity',
+  'compose-d', 'compose-k', 'compose-c', 'compose-steps', 'compose-delta', 'compose-discretization', 'compose-rdp'];
+// Where a group's error without a field goes.
+const OTHER_ERR = { grid: 'err-grid', curve: 'err-grid', compose: 'err-compose' };
 const SVGNS = 'http://www.w3.org/2000/svg';
 
 let module = null;   // the compiled WebAssembly.Module, shared by every worker
@@ -18,10 +25,14 @@ let run = null;      // {n, rows, t0, ms, state}
 let parseId = 0;
 let selected = 0;    // index of the row shown in the summary
 let drawTimer = 0;
+let active = 'grid'; // the panel of the last run started: grid, curve or compose
 
 function setState(s) { document.body.dataset.state = s; }
 
-function setProgress(text) { $('progress').textContent = text; }
+function setProgress(text) {
+  $('progress').textContent = text;
+  if (active === 'compose') $('compose-progress').textContent = text;
+}
 
 function form() {
   const f = {};
@@ -35,22 +46,40 @@ function curveForm() {
   return f;
 }
 
+// composeForm reads the compose panel; the engine reads only the
+// parameters of the chosen mechanism.
+function composeForm() {
+  const f = {};
+  for (const name of COMPOSE_FIELDS) f[name.slice(8)] = $(name).value;
+  f.rdp = $('compose-rdp').checked;
+  return f;
+}
+
+// showMechanism shows the parameter fields of the chosen mechanism only.
+function showMechanism() {
+  const m = $('compose-mechanism').value;
+  for (const div of document.querySelectorAll('#compose-form [data-mech]')) {
+    div.hidden = !div.dataset.mech.split(' ').includes(m);
+  }
+}
+
 function clearErrors(fields = FIELDS) {
   for (const name of fields) {
     $('err-' + name).textContent = '';
     $(name).classList.remove('bad');
   }
   if (fields === FIELDS) $('err-grid').textContent = '';
+  if (fields === COMPOSE_FIELDS) $('err-compose').textContent = '';
 }
 
-function showError(err, fields = FIELDS) {
+function showError(err, fields = FIELDS, other = 'err-grid') {
   clearErrors(fields);
   if (!err) return;
   if (fields.includes(err.field)) {
     $('err-' + err.field).textContent = err.message;
     $(err.field).classList.add('bad');
   } else {
-    $('err-grid').textContent = err.message;
+    $(other).textContent = err.message;
   }
 }
 
@@ -72,6 +101,7 @@ function newWorker() {
   engineReady = false;
   $('solve').disabled = true;
   $('amplify').disabled = true;
+  $('compose').disabled = true;
   worker = new Worker('worker.js');
   worker.onmessage = onMessage;
   worker.onerror = (e) => { setState('fatal'); setProgress('The engine failed: ' + e.message); };
@@ -86,6 +116,7 @@ function onMessage(e) {
       engineReady = true;
       $('solve').disabled = false;
       $('amplify').disabled = false;
+      $('compose').disabled = false;
       if (document.body.dataset.state === 'loading') {
         setState('idle');
         setProgress('Ready: the engine runs in this page.');
@@ -94,13 +125,13 @@ function onMessage(e) {
       if (window.bernampLoadMs === undefined) window.bernampLoadMs = performance.now() - boot.t0;
       break;
     case 'parsed': {
-      const fields = m.group === 'curve' ? CURVE_FIELDS : FIELDS;
+      const fields = { curve: CURVE_FIELDS, compose: COMPOSE_FIELDS }[m.group] || FIELDS;
       if (m.answer.error) {
-        showError(m.answer.error, fields);
+        showError(m.answer.error, fields, OTHER_ERR[m.group]);
         if (m.id === undefined) {
           setState('invalid');
           setProgress('Not run: fix the field marked in red.');
-          $('cancel').disabled = true;
+          setCancel(false);
         }
       } else if (m.id === parseId) {
         clearErrors(fields);
@@ -130,6 +161,19 @@ function onMessage(e) {
       run.summary = m.summary;
       showCurveSummary(m.summary, m.delta);
       break;
+    case 'kstart':
+      clearErrors(COMPOSE_FIELDS);
+      run = { n: 1, rows: [], t0: performance.now(), ms: 0, state: 'running', kind: 'compose', plan: m.plan };
+      window.bernampComposeRun = run;
+      setState('running');
+      composeTick();
+      break;
+    case 'krow':
+      run.rows.push(m.row);
+      addComposeRow(m.row);
+      showComposeSummary(m.row);
+      $('compose-answer').hidden = false;
+      break;
     case 'start':
       clearErrors();
       run = { n: m.n, rows: [], t0: performance.now(), ms: 0, state: 'running' };
@@ -157,8 +201,12 @@ function onMessage(e) {
       run.ms = performance.now() - run.t0;
       run.state = 'done';
       finish();
-      const unit = run.kind === 'curve' ? 'order' : 'point';
-      setProgress(`done: ${run.n} ${unit}${run.n === 1 ? '' : 's'} in ${secs(run.ms)} s · ${counts(run.rows)}`);
+      if (run.kind === 'compose') {
+        setProgress(`done: composed in ${secs(run.ms)} s in this page`);
+      } else {
+        const unit = run.kind === 'curve' ? 'order' : 'point';
+        setProgress(`done: ${run.n} ${unit}${run.n === 1 ? '' : 's'} in ${secs(run.ms)} s · ${counts(run.rows)}`);
+      }
       setState('done');
       break;
     }
@@ -166,8 +214,22 @@ function onMessage(e) {
       finish();
       setState('error');
       setProgress('Error: ' + m.message);
+      if (run && run.kind === 'compose') {
+        run.state = 'error';
+        showError({ field: m.field, message: m.message }, COMPOSE_FIELDS, 'err-compose');
+      }
       break;
     case 'fatal':
+      if (run && run.kind === 'compose' && run.state === 'running') {
+        // Go stopped during a composition (out of memory, say): a fresh
+        // worker answers the next one.
+        run.state = 'error';
+        finish();
+        setState('error');
+        setProgress('Error: the engine stopped during the composition (' + m.message + '); try a coarser grid step or fewer steps');
+        newWorker();
+        break;
+      }
       setState('fatal');
       setProgress('The engine did not start: ' + m.message);
       break;
@@ -175,8 +237,14 @@ function onMessage(e) {
 }
 
 function finish() {
-  $('cancel').disabled = true;
+  setCancel(false);
   draw();
+}
+
+// setCancel enables or disables both Cancel buttons: either stops the run.
+function setCancel(on) {
+  $('cancel').disabled = !on;
+  $('compose-cancel').disabled = !on;
 }
 
 function secs(ms) { return (ms / 1000).toFixed(2); }
@@ -192,8 +260,9 @@ function solve(ev) {
   if (!engineReady || document.body.dataset.state === 'running') return;
   clearErrors();
   run = null;
+  active = 'grid';
   setState('checking');
-  $('cancel').disabled = false;
+  setCancel(true);
   setProgress('checking the input…');
   worker.postMessage({ type: 'run', form: form() });
 }
@@ -202,13 +271,17 @@ function cancel() {
   const st = document.body.dataset.state;
   if (st !== 'running' && st !== 'checking') return;
   worker.terminate();
-  $('cancel').disabled = true;
+  setCancel(false);
   const done = run ? run.rows.length : 0;
   const n = run ? run.n : 0;
   const unit = run && run.kind === 'curve' ? 'orders' : 'points';
   if (run) { run.state = 'cancelled'; run.ms = performance.now() - run.t0; }
   setState('cancelled');
-  setProgress(`cancelled after ${done} of ${n} ${unit} (${run ? secs(run.ms) : '0.00'} s); the rows shown are complete.`);
+  if (active === 'compose') {
+    setProgress(`cancelled after ${run ? secs(run.ms) : '0.00'} s; nothing was composed.`);
+  } else {
+    setProgress(`cancelled after ${done} of ${n} ${unit} (${run ? secs(run.ms) : '0.00'} s); the rows shown are complete.`);
+  }
   draw();
   newWorker();
 }
@@ -218,10 +291,42 @@ function amplify(ev) {
   if (!engineReady || document.body.dataset.state === 'running') return;
   clearErrors(CURVE_FIELDS);
   run = null;
+  active = 'curve';
   setState('checking');
-  $('cancel').disabled = false;
+  setCancel(true);
   setProgress('checking the curve…');
   worker.postMessage({ type: 'runcurve', form: curveForm() });
+}
+
+function compose(ev) {
+  ev.preventDefault();
+  if (!engineReady || document.body.dataset.state === 'running') return;
+  clearErrors(COMPOSE_FIELDS);
+  run = null;
+  active = 'compose';
+  setState('checking');
+  setCancel(true);
+  setProgress('checking the input…');
+  worker.postMessage({ type: 'runcompose', form: composeForm() });
+}
+
+// composeTick shows the time spent while the worker composes: Go answers
+// in one call, so the page's clock is the only progress there is.
+function composeTick() {
+  if (!run || run.kind !== 'compose' || run.state !== 'running') return;
+  const p = run.plan;
+  setProgress(`composing ${describe(p)} over T = ${p.steps} steps` +
+    (p.rdp ? ', with the RDP route' : '') + ` · ${secs(performance.now() - run.t0)} s`);
+  setTimeout(composeTick, 100);
+}
+
+function validateComposeSoon() {
+  clearTimeout(validateComposeSoon.t);
+  validateComposeSoon.t = setTimeout(() => {
+    const st = document.body.dataset.state;
+    if (!engineReady || st === 'running' || st === 'checking') return;
+    worker.postMessage({ type: 'parsecompose', id: ++parseId, form: composeForm() });
+  }, 250);
 }
 
 function validateCurveSoon() {
@@ -271,6 +376,74 @@ function showCurveSummary(s, delta) {
   };
   line('curve-sum-bernamp', 'amplified (claim this)', s.bernamp);
   line('curve-sum-mechanism', 'the curve alone', s.mechanism);
+}
+
+// ---- the compose panel's rows and summary
+
+// describe names a plan's (or a row's plan's) mechanism with its parameters.
+function describe(p) {
+  const sens = p.sensitivity === 1 ? '' : `, sensitivity ${p.sensitivity}`;
+  switch (p.mechanism) {
+    case 'gaussian': return `Gaussian (σ = ${p.sigma}${sens})`;
+    case 'laplace': return `Laplace (b = ${p.b}${sens})`;
+    case 'rr': return `randomized response (p = ${p.p_true})`;
+    case 'subsampled-gaussian': return `subsampled Gaussian (σ = ${p.sigma}, q = ${p.q}${sens})`;
+  }
+  return p.mechanism;
+}
+
+const COMPOSE_COLS = ['mechanism', 'd', 'k', 'c', 'steps', 'delta', 'discretization', 'eps_lower', 'eps_upper', 'eps_rdp', 'eps_unamplified', 'seconds'];
+
+// composeValue writes a value of a compose row: null is never shown as
+// NaN or Infinity but says why there is no number.
+function composeValue(r, col) {
+  const v = r[col];
+  if (v !== null && v !== undefined) return String(v);
+  if ((r.infinite || []).includes(col)) return 'none';
+  return col === 'eps_rdp' && r.rdp_route === 'none' ? 'n/a' : '—';
+}
+
+function addComposeRow(r) {
+  const tr = document.createElement('tr');
+  for (const col of COMPOSE_COLS) {
+    const td = document.createElement('td');
+    td.dataset.col = col;
+    td.textContent = col === 'mechanism' ? describe(run.plan) : composeValue(r, col);
+    tr.appendChild(td);
+  }
+  $('compose-rows').tBodies[0].appendChild(tr);
+}
+
+function showComposeSummary(r) {
+  const box = $('compose-summary');
+  box.replaceChildren();
+  const num = (id, col) => el('span', { id, class: 'num' }, composeValue(r, col));
+  box.appendChild(el('div', {}, `${describe(run.plan)}; d = ${r.d}, k = ${r.k}, c = ${r.c}; T = ${r.steps} steps; δ = ${r.delta}; grid step ${r.discretization}:`));
+  const iv = el('div', { class: 'interval' });
+  iv.append('ε ∈ [');
+  iv.appendChild(num('compose-eps-lower', 'eps_lower'));
+  iv.append(', ');
+  iv.appendChild(num('compose-eps-upper', 'eps_upper'));
+  iv.append(']');
+  box.appendChild(iv);
+  const inf = (col) => (r.infinite || []).includes(col);
+  box.appendChild(el('div', {}, r.eps_upper === null
+    ? (inf('eps_upper') ? `No finite ε at δ = ${r.delta}: the composed PLD puts more than δ at infinity (its tails are cut at 10⁻¹⁵ per composition); ask for a larger δ.` : '')
+    : `Claim (${r.eps_upper}, ${r.delta})-DP for the ${r.steps} releases (the exact amplified profile composed, pessimistic PLD); ` +
+      (r.eps_lower === null ? 'no lower bound (the mechanism has no known dominating pair).' : 'the exact ε is at least ε_lower (one real mechanism composed).')));
+  const rdp = el('div', {});
+  rdp.append('RDP route (the RDP curve amplified order by order, composed, converted by Balle et al. 2020): ');
+  rdp.appendChild(num('compose-eps-rdp', 'eps_rdp'));
+  if (r.rdp_route === 'off') rdp.append(' (not computed: tick “also the RDP route”)');
+  if (r.rdp_route === 'none') rdp.append(' (not available: bernamp compose has no RDP curve for the subsampled Gaussian)');
+  if (inf('eps_rdp')) rdp.append(' (no finite ε at this δ)');
+  box.appendChild(rdp);
+  const own = el('div', {});
+  own.append('Without amplification (the mechanism’s own PLD composed, as if θ itself were released): ');
+  own.appendChild(num('compose-eps-unamplified', 'eps_unamplified'));
+  if (inf('eps_unamplified')) own.append(' (no finite ε at this δ)');
+  box.appendChild(own);
+  box.appendChild(el('div', {}, `ε_lower and ε_upper took ${r.seconds} s, the whole answer ${r.total_seconds} s in this page's engine.`));
 }
 
 // ---- rows and summary
@@ -333,7 +506,7 @@ function scheduleDraw() {
 }
 
 function draw() {
-  if (run && run.kind === 'curve') return; // the grid's panels stay as they were
+  if (run && run.kind) return; // after a curve or a composition the grid's panels stay as they were
   const box = $('plot');
   box.replaceChildren();
   if (!run || run.rows.length === 0) return;
@@ -463,6 +636,11 @@ async function loadPresets() {
 $('form').addEventListener('submit', solve);
 $('cancel').addEventListener('click', cancel);
 $('curve-form').addEventListener('submit', amplify);
+$('compose-form').addEventListener('submit', compose);
+$('compose-cancel').addEventListener('click', cancel);
+$('compose-mechanism').addEventListener('change', () => { showMechanism(); validateComposeSoon(); });
+for (const name of COMPOSE_FIELDS) $(name).addEventListener('input', validateComposeSoon);
+showMechanism();
 for (const name of CURVE_FIELDS) $(name).addEventListener('input', validateCurveSoon);
 for (const name of FIELDS) $(name).addEventListener('input', validateSoon);
 loadPresets();

@@ -2,11 +2,13 @@
 // page's thread. Messages in: {type: 'init', module} with the compiled
 // WebAssembly.Module, {type: 'parse', id, form}, {type: 'run', form},
 // {type: 'parsecurve', id, form} and {type: 'runcurve', form} (a pasted
-// accountant curve, amplified order by order as bernamp curve --in does).
+// accountant curve, amplified order by order as bernamp curve --in does),
+// {type: 'parsecompose', id, form} and {type: 'runcompose', form} (eps after
+// T steps, as bernamp compose answers it).
 // Messages out: 'ready', 'parsed' {id, group, answer}, 'start' {n}, 'point'
 // {i, point}, 'row' {i, row}, 'cstart' {n, warnings}, 'corder' {i, order},
-// 'crow' {i, row}, 'csummary' {summary}, 'done', 'error' {message}, 'fatal'
-// {message}.
+// 'crow' {i, row}, 'csummary' {summary}, 'kstart' {plan}, 'krow' {row},
+// 'done', 'error' {message, field}, 'fatal' {message}.
 //
 // A run solves its points one after the other. Go on WebAssembly does not
 // return to the event loop during a solve, so the page cancels a run by
@@ -37,6 +39,28 @@ function parse(form) {
 
 function parseCurve(form) {
   return JSON.parse(self.bernampParseCurve(JSON.stringify(form)));
+}
+
+function parseCompose(form) {
+  return JSON.parse(self.bernampParseCompose(JSON.stringify(form)));
+}
+
+// runCompose answers one composition in a single call of the engine
+// (accountant.ComposeClaim): no progress can come from Go meanwhile.
+async function runCompose(form) {
+  const a = parseCompose(form);
+  if (a.error) {
+    postMessage({ type: 'parsed', group: 'compose', answer: a });
+    return;
+  }
+  postMessage({ type: 'kstart', plan: a.plan });
+  const s = JSON.parse(await self.bernampCompose(JSON.stringify(a.plan)));
+  if (s.error) {
+    postMessage({ type: 'error', message: s.error, field: s.field });
+    return;
+  }
+  postMessage({ type: 'krow', row: s.row });
+  postMessage({ type: 'done' });
 }
 
 // runCurve amplifies each order of a pasted curve, then converts the
@@ -94,6 +118,14 @@ self.onmessage = async (e) => {
   }
   if (m.type === 'runcurve') {
     runCurve(m.form);
+    return;
+  }
+  if (m.type === 'parsecompose') {
+    postMessage({ type: 'parsed', id: m.id, group: 'compose', answer: parseCompose(m.form) });
+    return;
+  }
+  if (m.type === 'runcompose') {
+    runCompose(m.form);
     return;
   }
   if (m.type !== 'run') return;

@@ -4,7 +4,7 @@
 //
 //	GOOS=js GOARCH=wasm go build -o web/static/bernamp.wasm ./web/wasm
 //
-// (go generate ./web does it). It registers two JavaScript functions on
+// (go generate ./web does it). It registers these JavaScript functions on
 // globalThis and then waits forever:
 //
 //	bernampParse(formJSON) string           calc.ParseJSON: the grid or the field error
@@ -12,6 +12,8 @@
 //	bernampParseCurve(formJSON) string      calc.ParseCurveJSON: a pasted curve's orders or the field error
 //	bernampSolveOrder(requestJSON) Promise<string>  calc.SolveOrderJSON: one order's row
 //	bernampSummarize(requestJSON) string    calc.SummarizeJSON: the (eps, delta) summary
+//	bernampParseCompose(formJSON) string    calc.ParseComposeJSON: a composition's plan or the field error
+//	bernampCompose(planJSON) Promise<string>  calc.SolveComposeJSON: eps after T steps (accountant.ComposeClaim)
 //
 // The page calls them from a Web Worker (web/static/worker.js). WebAssembly
 // runs Go on one thread and a solve does not yield to the JavaScript event
@@ -56,6 +58,19 @@ func main() {
 	}))
 	js.Global().Set("bernampSummarize", js.FuncOf(func(_ js.Value, args []js.Value) any {
 		return string(calc.SummarizeJSON([]byte(arg(args))))
+	}))
+	js.Global().Set("bernampParseCompose", js.FuncOf(func(_ js.Value, args []js.Value) any {
+		return string(calc.ParseComposeJSON([]byte(arg(args))))
+	}))
+	js.Global().Set("bernampCompose", js.FuncOf(func(_ js.Value, args []js.Value) any {
+		req := arg(args)
+		exec := js.FuncOf(func(_ js.Value, pa []js.Value) any {
+			resolve := pa[0]
+			go func() { resolve.Invoke(string(calc.SolveComposeJSON(context.Background(), []byte(req)))) }()
+			return nil
+		})
+		defer exec.Release()
+		return js.Global().Get("Promise").New(exec)
 	}))
 	js.Global().Call("bernampReady")
 	select {}
