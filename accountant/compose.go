@@ -32,6 +32,9 @@ type Routes struct {
 	Settings   *bernamp.Settings // of the RDP route's Post per order
 	Workers    int
 	NoAmp      bool // compute the unamplified mechanism's own PLD
+	// NoLower skips the lower side (Claim.Lower is NaN): the claim alone,
+	// several times faster at large T.
+	NoLower bool
 	// SinglePair > 0 computes the single-pair route: the amplified profile
 	// of the one pair (SinglePair, delta_M(SinglePair)) (pld.Pair), which
 	// is what `delta --profile` builds from one guarantee, composed.
@@ -54,6 +57,8 @@ type Claim struct {
 	// worse than NoAmp after composition), NaN without it.
 	Single  float64
 	Seconds float64 // wall time of Upper and Lower
+	// H is the discretization used (chosen when opt.H was 0).
+	H float64
 	// Fwd and Rev are the composed pessimistic PLDs of Upper (Rev nil
 	// when the mechanism is symmetric).
 	Fwd, Rev *pld.PLD
@@ -80,8 +85,10 @@ func ComposeClaim(ctx context.Context, q Composition, opt pld.Options, r Routes,
 		return Claim{}, err
 	}
 	c.Fwd, c.Rev = acc.PLDs()
+	c.H = acc.H()
+	opt.H = c.H // the comparators on the same grid
 	byDelta := q.Delta > 0
-	if c.Upper, c.Lower, err = answer(ctx, acc, q.Delta, q.Eps, true); err != nil {
+	if c.Upper, c.Lower, err = answer(ctx, acc, q.Delta, q.Eps, !r.NoLower); err != nil {
 		return Claim{}, err
 	}
 	c.Seconds = time.Since(start).Seconds()
@@ -191,6 +198,8 @@ func ComposePlan(ctx context.Context, plan []pld.Step, delta, eps float64, opt p
 		return Claim{}, err
 	}
 	c.Fwd, c.Rev = acc.PLDs()
+	c.H = acc.H()
+	opt.H = c.H
 	if c.Upper, c.Lower, err = answer(ctx, acc, delta, eps, true); err != nil {
 		return Claim{}, err
 	}

@@ -15,7 +15,9 @@ func BenchmarkCompose(b *testing.B) {
 	for _, n := range []int{1, 100, 10_000, 1_000_000} {
 		b.Run(fmt.Sprintf("upper/n=%d", n), func(b *testing.B) {
 			for b.Loop() {
-				a, err := NewAccount(ctx, []Step{{Mechanism: g, N: n, C: 0.1, Steps: 1000}}, DefaultOptions())
+				opt := DefaultOptions()
+				opt.H = 0 // automatic, as compose
+				a, err := NewAccount(ctx, []Step{{Mechanism: g, N: n, C: 0.1, Steps: 1000}}, opt)
 				if err != nil {
 					b.Fatal(err)
 				}
@@ -23,7 +25,9 @@ func BenchmarkCompose(b *testing.B) {
 			}
 		})
 		b.Run(fmt.Sprintf("lower/n=%d", n), func(b *testing.B) {
-			a, err := NewAccount(ctx, []Step{{Mechanism: g, N: n, C: 0.1, Steps: 1000}}, DefaultOptions())
+			opt := DefaultOptions()
+			opt.H = 0 // automatic, as compose
+			a, err := NewAccount(ctx, []Step{{Mechanism: g, N: n, C: 0.1, Steps: 1000}}, opt)
 			if err != nil {
 				b.Fatal(err)
 			}

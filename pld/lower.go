@@ -23,11 +23,43 @@ import (
 // mechanism's other direction). It returns an error when p has no NP
 // tests, and for n or c out of range.
 func Attaining(p Profile, n int, c, eps0, h float64, reverse bool) (*PLD, error) {
-	if p.NP == nil {
-		return nil, fmt.Errorf("pld: %s has no known dominating pair: no lower side", p.Name)
-	}
 	if n < 1 || n > MaxN || !(c > 0 && c < 0.5) || !(h > 0) {
 		return nil, fmt.Errorf("pld.Attaining: n %d, c %v or h %v out of range", n, c, h)
+	}
+	return attaining(p, newCounts(n, c), eps0, h, reverse)
+}
+
+// counts holds, for the counts j of ones whose mass matters (the windows
+// of Binomial(n, c) and of Binomial(n, 1-c)), x = log b_c(j) and y = log
+// b_c(n - j): what the attaining mechanism's output pair is made of, kept
+// across the levels the lower search tries.
+type counts struct {
+	x, y []float64
+}
+
+func newCounts(n int, c float64) *counts {
+	w := newBinomial(n, c)
+	q := 1 - c
+	cs := &counts{}
+	add := func(j int) {
+		cs.x = append(cs.x, logspace.BinomPMF(j, n, c, q))
+		cs.y = append(cs.y, logspace.BinomPMF(n-j, n, c, q))
+	}
+	for j := w.lo; j <= w.hi; j++ {
+		add(j)
+	}
+	for j := n - w.hi; j <= n-w.lo; j++ {
+		if j < w.lo || j > w.hi {
+			add(j)
+		}
+	}
+	return cs
+}
+
+// attaining is Attaining on the counts of (n, c).
+func attaining(p Profile, cs *counts, eps0, h float64, reverse bool) (*PLD, error) {
+	if p.NP == nil {
+		return nil, fmt.Errorf("pld: %s has no known dominating pair: no lower side", p.Name)
 	}
 	tst := p.NP(math.Max(0, eps0))
 	a, b := tst.A, tst.B
@@ -36,37 +68,26 @@ func Attaining(p Profile, n int, c, eps0, h float64, reverse bool) (*PLD, error)
 	}
 	la, l1a := logOr(a), logOr(1-a)
 	lb, l1b := logOr(b), logOr(1-b)
-	w := newBinomial(n, c)
-	q := 1 - c
-	lbin := func(j int) float64 { return logspace.BinomPMF(j, n, c, q) }
-	buckets := map[int]float64{}
+	idx := make([]int, len(cs.x))
+	mass := make([]float64, len(cs.x))
 	inf := 0.0
-	seen := func(j int) bool { return j >= w.lo && j <= w.hi }
-	visit := func(j int) {
-		x, y := lbin(j), lbin(n-j)
+	lo, hi := math.MaxInt, math.MinInt
+	for j, x := range cs.x {
+		y := cs.y[j]
 		lp := logAdd(la+x, l1a+y)
 		lq := logAdd(lb+x, l1b+y)
-		mass := math.Exp(lp)
-		if mass == 0 {
-			return
+		m := math.Exp(lp)
+		switch {
+		case m == 0:
+			idx[j] = math.MinInt
+		case math.IsInf(lq, -1):
+			inf += m
+			idx[j] = math.MinInt
+		default:
+			i := int(math.Floor((lp - lq) / h))
+			idx[j], mass[j] = i, m
+			lo, hi = min(lo, i), max(hi, i)
 		}
-		if math.IsInf(lq, -1) {
-			inf += mass
-			return
-		}
-		buckets[int(math.Floor((lp-lq)/h))] += mass
-	}
-	for j := w.lo; j <= w.hi; j++ {
-		visit(j)
-	}
-	for j := n - w.hi; j <= n-w.lo; j++ {
-		if !seen(j) {
-			visit(j)
-		}
-	}
-	lo, hi := math.MaxInt, math.MinInt
-	for i := range buckets {
-		lo, hi = min(lo, i), max(hi, i)
 	}
 	if lo > hi { // all mass at infinity
 		return &PLD{H: h, Lo: 0, Probs: []float64{0}, Inf: math.Min(1, inf)}, nil
@@ -75,8 +96,10 @@ func Attaining(p Profile, n int, c, eps0, h float64, reverse bool) (*PLD, error)
 		return nil, fmt.Errorf("pld.Attaining: %d losses at discretization %v (at most %d): %w", hi-lo+1, h, MaxPoints, ErrTooLarge)
 	}
 	probs := make([]float64, hi-lo+1)
-	for i, v := range buckets {
-		probs[i-lo] = v
+	for j, i := range idx {
+		if i != math.MinInt {
+			probs[i-lo] += mass[j]
+		}
 	}
 	// Rounding of the masses: each within a few ulps; an optimistic PLD
 	// keeps it in its slack.
@@ -106,31 +129,21 @@ func logAdd(a, b float64) float64 {
 // exactly over the counts in the binomial windows, rounded down by the
 // summation's error and the masses' few ulps). It equals the exact
 // amplified delta' up to that rounding (docs/compose.md).
-func attainedDelta(p Profile, n int, c, eps float64) float64 {
+func attainedDelta(p Profile, cs *counts, eps float64) float64 {
 	tst := p.NP(eps)
-	w := newBinomial(n, c)
-	q := 1 - c
 	g := math.Exp(eps)
 	hs := func(a, b float64) float64 {
 		la, l1a, lb, l1b := logOr(a), logOr(1-a), logOr(b), logOr(1-b)
 		s, mag := 0.0, 0.0
-		visit := func(j int) {
-			x, y := logspace.BinomPMF(j, n, c, q), logspace.BinomPMF(n-j, n, c, q)
+		for j, x := range cs.x {
+			y := cs.y[j]
 			pj, qj := math.Exp(logAdd(la+x, l1a+y)), math.Exp(logAdd(lb+x, l1b+y))
 			if v := pj - g*qj; v > 0 {
 				s += v
 				mag += pj + g*qj
 			}
 		}
-		for j := w.lo; j <= w.hi; j++ {
-			visit(j)
-		}
-		for j := n - w.hi; j <= n-w.lo; j++ {
-			if j < w.lo || j > w.hi {
-				visit(j)
-			}
-		}
-		return s - (64+float64(w.hi-w.lo))*ulp*mag
+		return s - (64+float64(len(cs.x)))*ulp*mag
 	}
 	return math.Max(0, math.Max(hs(tst.A, tst.B), hs(tst.B, tst.A)))
 }

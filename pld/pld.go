@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/cmplx"
+	"sync"
 
 	"gonum.org/v1/gonum/dsp/fourier"
 
@@ -224,6 +225,22 @@ func repair(eps, env, probs []float64, inf float64) float64 {
 	return inf
 }
 
+// ffts keeps gonum's FFT plans by length (their twiddle tables cost about a
+// tenth of a transform), a pool per length since a plan is not safe for
+// concurrent use.
+var ffts sync.Map // int -> *sync.Pool of *fourier.FFT
+
+func getFFT(n int) *fourier.FFT {
+	p, _ := ffts.LoadOrStore(n, &sync.Pool{New: func() any { return fourier.NewFFT(n) }})
+	return p.(*sync.Pool).Get().(*fourier.FFT)
+}
+
+func putFFT(f *fourier.FFT) {
+	if p, ok := ffts.Load(f.Len()); ok {
+		p.(*sync.Pool).Put(f)
+	}
+}
+
 // fastLen returns the smallest 2^a 3^b 5^c >= n that gonum's FFT (a port
 // of FFTPACK) handles at full speed: FFTPACK factors n into 4s, 2s, 3s and
 // 5s and keeps at most 13 of them (its factor table has 15 slots, two for n
@@ -314,7 +331,8 @@ func (d *PLD) SelfCompose(t int, tail float64) (*PLD, error) {
 	}
 	seq := make([]float64, L)
 	copy(seq, d.Probs)
-	fft := fourier.NewFFT(L)
+	fft := getFFT(L)
+	defer putFFT(fft)
 	coef := fft.Coefficients(nil, seq)
 	for i, z := range coef {
 		coef[i] = cpow(z, t)
@@ -364,7 +382,8 @@ func Compose(a, b *PLD, tail float64) (*PLD, error) {
 	if L > MaxPoints {
 		return nil, fmt.Errorf("pld: the composition needs %d points (at most %d; use a coarser discretization): %w", L, MaxPoints, ErrTooLarge)
 	}
-	fft := fourier.NewFFT(L)
+	fft := getFFT(L)
+	defer putFFT(fft)
 	sa := make([]float64, L)
 	copy(sa, a.Probs)
 	ca := fft.Coefficients(nil, sa)

@@ -51,8 +51,10 @@ type composeRow struct {
 	DeltaRDP    *infFloat `json:"delta_rdp,omitempty"`
 	DeltaNoAmp  *infFloat `json:"delta_unamplified,omitempty"`
 	DeltaSingle *infFloat `json:"delta_single_pair,omitempty"`
-	Seconds     float64   `json:"seconds"`
-	byDelta     bool
+	// Discretization is the PLD grid step used, nats.
+	Discretization float64 `json:"discretization"`
+	Seconds        float64 `json:"seconds"`
+	byDelta        bool
 }
 
 func (r *composeRow) header() []string {
@@ -92,6 +94,7 @@ type composeOptions struct {
 	disc              float64
 	emit              string
 	rdpRoute, noAmp   bool
+	lower             bool
 	rdpTimeout        time.Duration
 	singlePair        float64
 }
@@ -119,10 +122,11 @@ func runCompose(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	fs.StringVar(&co.steps, "steps", "1", "adaptive steps composed: list or range of integers >= 1")
 	fs.Float64Var(&co.delta, "delta", 0, "report eps at this delta, in (0, 1) (default 1e-5 unless --eps)")
 	fs.Float64Var(&co.eps, "eps", -1, "report delta at this eps >= 0 instead of eps at --delta")
-	fs.Float64Var(&co.disc, "discretization", 1e-4, "PLD grid step in nats (dp_accounting's value_discretization_interval), in (0, 1]")
+	fs.Float64Var(&co.disc, "discretization", 0, "PLD grid step in nats (dp_accounting's value_discretization_interval), in (0, 1]; 0: 1e-4, or coarser where the composed PLD would pass 2^19 points (docs/compose.md)")
 	fs.StringVar(&co.format, "format", "table", "table, csv or json")
 	fs.StringVar(&co.emit, "emit-pld", "", "write the composed pessimistic PLD (JSON) of the one row to FILE")
 	fs.BoolVar(&co.rdpRoute, "rdp-route", true, "compute the RDP route (gaussian, laplace, rr, rdp): the RDP curve amplified per order, composed, converted")
+	fs.BoolVar(&co.lower, "lower", true, "compute the lower side (one real mechanism composed, a search over its level); --lower=false gives the claim alone, faster")
 	fs.BoolVar(&co.noAmp, "unamplified", true, "compute the mechanism's own PLD composed, without amplification")
 	fs.Float64Var(&co.singlePair, "single-pair", 0, "also the single-pair route: amplify only the pair (E, delta_M(E)) at this E > 0 and compose it (a comparator that can lose to no amplification)")
 	fs.DurationVar(&co.rdpTimeout, "rdp-timeout", 5*time.Second, "time limit per order of the RDP route's amplified curve")
@@ -147,7 +151,7 @@ func runCompose(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if co.singlePair < 0 || co.singlePair > pld.MaxEps || math.IsNaN(co.singlePair) {
 		return usagef("--single-pair: single-pair is %v, must be in (0, %v]", co.singlePair, pld.MaxEps)
 	}
-	routes := accountant.Routes{Conversion: job.conv, NoAmp: co.noAmp, Workers: o.workers, SinglePair: co.singlePair,
+	routes := accountant.Routes{Conversion: job.conv, NoAmp: co.noAmp, NoLower: !co.lower, Workers: o.workers, SinglePair: co.singlePair,
 		Settings: &bernamp.Settings{Timeout: co.rdpTimeout, Workers: 1}}
 	if co.rdpRoute {
 		routes.Curve = job.curve
@@ -176,6 +180,7 @@ func runCompose(ctx context.Context, args []string, stdout, stderr io.Writer) er
 				r.Seconds = 0
 			}
 			r.set(co, c)
+			r.Discretization = c.H
 			rows = append(rows, r)
 			if total > 1 {
 				fmt.Fprintf(stderr, "bernamp: compose: %d/%d rows\n", len(rows), total)
@@ -468,6 +473,7 @@ func runComposePlan(ctx context.Context, co composeOptions, set map[string]bool,
 		r.Seconds = 0
 	}
 	r.set(co, c)
+	r.Discretization = c.H
 	return writeComposeRows(stdout, co.format, []*composeRow{r})
 }
 
@@ -489,8 +495,8 @@ func (co *composeOptions) checkQuestion(set map[string]bool) error {
 			return usagef("--delta: delta is %v, must be in (0, 1)", co.delta)
 		}
 	}
-	if !(co.disc > 0 && co.disc <= 1) {
-		return usagef("--discretization: discretization is %v, must be in (0, 1]", co.disc)
+	if !(co.disc >= 0 && co.disc <= 1) {
+		return usagef("--discretization: discretization is %v, must be in (0, 1] (or 0: automatic)", co.disc)
 	}
 	switch co.format {
 	case "table", "csv", "json":
