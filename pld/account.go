@@ -325,14 +325,14 @@ func (a *Account) lowerSearch(ctx context.Context, top float64, score func([2]*P
 	bestE := pts[best]
 	phi := (math.Sqrt(5) - 1) / 2
 	x1, x2 := r-phi*(r-l), l+phi*(r-l)
-	f1, err := eval(x1, coarse)
-	if err != nil {
+	var f [2]float64
+	xs := [2]float64{x1, x2}
+	work = func(_ context.Context, i int) (float64, error) { return eval(xs[i], coarse) }
+	if err := parallel.Map(ctx, 2, max(1, a.opt.Workers), work, func(i int, v float64) error { f[i] = v; return nil }); err != nil {
 		return 0, err
 	}
-	f2, err := eval(x2, coarse)
-	if err != nil {
-		return 0, err
-	}
+	f1, f2 := f[0], f[1]
+	var err error
 	bestV := vals[best]
 	for range 5 {
 		if f1 > bestV {

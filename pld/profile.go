@@ -20,6 +20,8 @@ import (
 	"errors"
 	"fmt"
 	"math"
+
+	"github.com/bernamp/bernamp/hockey"
 )
 
 // ulp is the unit roundoff of float64 (2^-52, twice the round-to-nearest
@@ -106,9 +108,8 @@ func up(a, ea, b, eb float64) float64 {
 //
 //	delta(eps) = Phi(mu/2 - eps/mu) - e^eps Phi(-mu/2 - eps/mu),
 //
-// rounded up (each Phi padded by (32 + 4 z^2) ulps; delta loses relative
-// accuracy where it is far below the terms, never its upper side). Its NP
-// test at level e^eps accepts x < mu/2 - eps/mu... in the loss's order:
+// rounded up (hockey.Gaussian, at sigma/s rounded down). Its NP
+// test at level e^eps accepts where the privacy loss exceeds eps:
 // A = Phi(mu/2 - eps/mu), B = Phi(-mu/2 - eps/mu).
 func Gaussian(sensitivity, sigma float64) (Profile, error) {
 	if err := positive("sensitivity", sensitivity); err != nil {
@@ -126,16 +127,13 @@ func Gaussian(sensitivity, sigma float64) (Profile, error) {
 		b, _ := phi(-mu/2 - eps/mu)
 		return Test{a, b}
 	}
-	f := func(eps float64) float64 {
-		a, ea := phi(mu/2 - eps/mu)
-		b, eb := phi(-mu/2 - eps/mu)
-		g := math.Exp(eps)
-		b, eb = g*b, g*eb+4*ulp*g*b
-		if math.IsInf(b, 1) || math.IsNaN(b) {
-			return 1
-		}
-		return up(a, ea, b, eb)
+	// hockey.Gaussian is at sensitivity 1: scale sigma, rounded down (a
+	// smaller sigma only raises the profile).
+	s := sigma
+	if sensitivity != 1 {
+		s = math.Nextafter(sigma/sensitivity, 0)
 	}
+	f := func(eps float64) float64 { return hockey.Gaussian(s, eps) }
 	return Profile{Name: fmt.Sprintf("gaussian sensitivity=%v sigma=%v", sensitivity, sigma), Forward: f, NP: np, Upper: math.Inf(1)}, nil
 }
 
