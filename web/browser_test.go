@@ -558,7 +558,7 @@ func TestBrowser(t *testing.T) {
 			{"d", "gaussian", with("gaussian", "d", "0")},
 			{"steps", "gaussian", with("gaussian", "steps", "0")},
 			{"delta", "gaussian", with("gaussian", "delta", "1")},
-			{"discretization", "gaussian", with("gaussian", "discretization", "0")},
+			{"discretization", "gaussian", with("gaussian", "discretization", "-1")},
 			{"sigma", "gaussian", with("gaussian", "sigma", "-1")},
 			{"sensitivity", "laplace", with("laplace", "b", "1", "sensitivity", "0")},
 			{"b", "laplace", with("laplace", "b", "", "sensitivity", "1")},

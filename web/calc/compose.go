@@ -45,7 +45,7 @@ type ComposeForm struct {
 	C              string `json:"c"`              // range constant in (0, 0.5)
 	Steps          string `json:"steps"`          // adaptive steps composed, an integer >= 1
 	Delta          string `json:"delta"`          // in (0, 1); "" means 1e-5, the CLI's default
-	Discretization string `json:"discretization"` // PLD grid step in (0, 1]; "" means ComposeDiscretization
+	Discretization string `json:"discretization"` // PLD grid step in (0, 1], 0 automatic as the CLI's; "" means ComposeDiscretization
 	RDP            bool   `json:"rdp"`            // also the RDP route (slow in the page)
 }
 
@@ -185,8 +185,8 @@ func (pl *ComposePlan) job() (composeJob, error) {
 	if !(pl.Delta > 0 && pl.Delta < 1) {
 		return job, composeFieldErr("delta", "--delta: delta is %v, must be in (0, 1)", pl.Delta)
 	}
-	if !(pl.Discretization > 0 && pl.Discretization <= 1) {
-		return job, composeFieldErr("discretization", "--discretization: discretization is %v, must be in (0, 1]", pl.Discretization)
+	if !(pl.Discretization >= 0 && pl.Discretization <= 1) {
+		return job, composeFieldErr("discretization", "--discretization: discretization is %v, must be in (0, 1] (or 0: automatic)", pl.Discretization)
 	}
 	if pl.Steps < 1 {
 		return job, composeFieldErr("steps", "--steps: steps is %d, must be >= 1", pl.Steps)
@@ -352,6 +352,7 @@ func SolveCompose(ctx context.Context, pl ComposePlan) (ComposeRow, error) {
 		}
 		return &v
 	}
+	row.Discretization = c.H // the step used (chosen when 0 asked for the automatic one)
 	row.EpsLower = val("eps_lower", c.Lower)
 	row.EpsUpper = val("eps_upper", c.Upper)
 	row.EpsRDP = val("eps_rdp", c.RDP)

@@ -57,7 +57,7 @@ func TestParseCompose(t *testing.T) {
 		{"steps word", with(base, func(f *ComposeForm) { f.Steps = "x" }), "steps", `--steps: "x" is not an integer`},
 		{"delta 1", with(base, func(f *ComposeForm) { f.Delta = "1" }), "delta", "--delta: delta is 1, must be in (0, 1)"},
 		{"delta NaN", with(base, func(f *ComposeForm) { f.Delta = "NaN" }), "delta", "--delta: delta is NaN, must be in (0, 1)"},
-		{"grid step 0", with(base, func(f *ComposeForm) { f.Discretization = "0" }), "discretization", "--discretization: discretization is 0, must be in (0, 1]"},
+		{"grid step -1", with(base, func(f *ComposeForm) { f.Discretization = "-1" }), "discretization", "--discretization: discretization is -1, must be in (0, 1] (or 0: automatic)"},
 		{"sigma negative", with(base, func(f *ComposeForm) { f.Sigma = "-1" }), "sigma", "--sigma: sigma is -1, must be > 0 and finite"},
 		{"sigma empty", with(base, func(f *ComposeForm) { f.Sigma = " " }), "sigma", "--sigma: needed with --mechanism gaussian"},
 		{"sigma word", with(base, func(f *ComposeForm) { f.Sigma = "two" }), "sigma", `--sigma: "two" is not a number`},
@@ -196,7 +196,7 @@ func TestComposeNoInf(t *testing.T) {
 		`{"mechanism": "gaussian", "sensitivity": 1, "d": 1, "k": 1, "c": 0.1, "steps": 1, "delta": 1e-5, "discretization": 1e-3}`,
 		`{"mechanism": "gaussian", "sigma": 2, "sensitivity": 1, "d": 1, "k": 1, "c": 0.1, "steps": 1, "delta": 0, "discretization": 1e-3}`,
 		`{"mechanism": "gaussian", "sigma": 2, "sensitivity": 1, "d": 1, "k": 0, "c": 0.1, "steps": 1, "delta": 1e-5, "discretization": 1e-3}`,
-		`{"mechanism": "laplace", "b": 1, "sensitivity": 1, "d": 1, "k": 1, "c": 0.1, "steps": 1, "delta": 1e-5, "discretization": 0}`,
+		`{"mechanism": "laplace", "b": 1, "sensitivity": 1, "d": 1, "k": 1, "c": 0.1, "steps": 1, "delta": 1e-5, "discretization": 2}`,
 		`not json`,
 	} {
 		var a ComposeAnswer
