@@ -21,6 +21,9 @@
 //	pool      bernamp.Post over a fixed grid on 1, 2 and 4 workers, as the
 //	          CLI runs it (parallel.MapSchedule, longest first) and in index
 //	          order (parallel.Map): speedup
+//	compose   accountant.ComposeClaim at T = 1000 (Gaussian sigma 2, c 0.1)
+//	          for n = 1 to 10^6: the claim, the claim with its lower side, and
+//	          in the same run the unamplified PLD and the single-pair route
 //
 // The full suite is budgeted at 15 minutes on 2 cores and writes
 // bench/results.md unless -out says otherwise. -quick runs a reduced suite
