@@ -285,13 +285,16 @@ func (a *Account) lowerAt(eps0, h float64, both bool) ([2]*PLD, error) {
 
 // lowerSearch maximizes score(eps0) over the attaining mechanisms' level
 // eps0 in [0, top]: a scan of 0 and top 2^-k (k = 0..6), then six steps of
-// golden section between the best point's neighbours, on a grid of 2e-3 and
-// the forward direction only, then the best level in both directions on
-// the account's grid. Every value is a lower bound whatever
+// golden section between the best point's neighbours, on a grid of 2e-3
+// (coarser for wide compositions) and the forward direction only, then the
+// best level in both directions on the account's grid. Every value is a lower bound whatever
 // eps0 is, so the search only has to be good, not exact.
 func (a *Account) lowerSearch(ctx context.Context, top float64, score func([2]*PLD) float64) (float64, error) {
 	h := a.opt.H
-	coarse := math.Max(h, 2e-3)
+	// The search's grid: 2e-3, or coarser where the composed losses span
+	// more than 2^16 of its steps (the attaining mechanism's span is about
+	// the amplified profile's, the account's own PLD).
+	coarse := math.Max(h, math.Max(2e-3, float64(len(a.fwd.Probs))*h/(1<<16)))
 	// The search scores the forward direction on the coarse grid; the
 	// level found is then scored in both directions on the fine grid.
 	eval := func(e0, hh float64) (float64, error) {

@@ -12,7 +12,7 @@ import (
 func BenchmarkCompose(b *testing.B) {
 	g, _ := Gaussian(1, 2)
 	ctx := context.Background()
-	for _, n := range []int{1, 100, 10_000, 1_000_000} {
+	for _, n := range []int{1, 4, 100, 10_000, 1_000_000} {
 		b.Run(fmt.Sprintf("upper/n=%d", n), func(b *testing.B) {
 			for b.Loop() {
 				opt := DefaultOptions()
