@@ -154,3 +154,31 @@ func mustFloat(t *testing.T, s string) float64 {
 	}
 	return v
 }
+
+// TestComposeDeltaProfileFile: the file that delta --profile writes (the
+// amplified profile of one (eps, delta) pair) is a profile compose reads,
+// as a mechanism of its own: its eps at 1e-2 is positive and finite, and
+// amplifying it again (c = 0.3) never raises it.
+func TestComposeDeltaProfileFile(t *testing.T) {
+	t.Parallel()
+	f := t.TempDir() + "/profile.json"
+	var out, errb bytes.Buffer
+	args := []string{"delta", "--eps", "1", "--delta", "1e-3", "--c", "0.1", "--profile", f, "--profile-step", "1e-3", "--eps-out", "0"}
+	if code := runTerm(context.Background(), args, &out, &errb, tty{}); code != 0 {
+		t.Fatalf("delta: exit %d: %s", code, errb.String())
+	}
+	out.Reset()
+	args = []string{"compose", "--mechanism", "profile", "--in", f, "--c", "0.3", "--steps", "1", "--delta", "1e-2",
+		"--rdp-route=false", "--format", "csv", "--no-timing"}
+	if code := runTerm(context.Background(), args, &out, &errb, tty{}); code != 0 {
+		t.Fatalf("compose: exit %d: %s", code, errb.String())
+	}
+	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+	f9 := strings.Split(lines[1], ",")
+	amp, own := mustFloat(t, f9[6]), mustFloat(t, f9[8])
+	// The profile file of the (1, 1e-3) pair amplified at c = 0.1 is a
+	// mechanism; amplifying it again at c = 0.3 only helps.
+	if !(amp <= own) || !(own > 0) {
+		t.Errorf("eps_upper %v, eps_unamplified %v", amp, own)
+	}
+}
