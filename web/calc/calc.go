@@ -193,26 +193,40 @@ type SolveAnswer struct {
 	Error string `json:"error,omitempty"`
 }
 
-// ParseJSON is Parse from and to JSON: form is a Form, the answer a
-// ParseAnswer.
-func ParseJSON(form []byte) []byte {
-	var f Form
+// parseJSON decodes a form of type F, parses it, and marshals the answer:
+// answer(plan, nil) on success, answer(zero, the field error) on failure
+// (an error that is not a FieldError becomes one without a field). It is
+// the JSON side of Parse, ParseCurve and ParseCompose.
+func parseJSON[F, P, A any](form []byte, parse func(F) (P, error), answer func(P, *FieldError) A) []byte {
+	var f F
+	var zero P
 	if err := json.Unmarshal(form, &f); err != nil {
-		return mustMarshal(ParseAnswer{Error: &FieldError{Message: "calc: bad form: " + err.Error()}})
+		return mustMarshal(answer(zero, &FieldError{Message: "calc: bad form: " + err.Error()}))
 	}
-	pl, err := Parse(f)
+	pl, err := parse(f)
 	if err != nil {
 		var fe *FieldError
 		if !errors.As(err, &fe) {
 			fe = &FieldError{Message: err.Error()}
 		}
-		return mustMarshal(ParseAnswer{Error: fe})
+		return mustMarshal(answer(zero, fe))
 	}
-	a := ParseAnswer{TimeoutNS: int64(pl.Timeout), Points: make([]Point, len(pl.Points))}
-	for i, p := range pl.Points {
-		a.Points[i] = Point{D: p.D, K: p.K, C: p.C, Alpha: p.Alpha, Eps: p.Eps}
-	}
-	return mustMarshal(a)
+	return mustMarshal(answer(pl, nil))
+}
+
+// ParseJSON is Parse from and to JSON: form is a Form, the answer a
+// ParseAnswer.
+func ParseJSON(form []byte) []byte {
+	return parseJSON(form, Parse, func(pl *Plan, fe *FieldError) ParseAnswer {
+		if fe != nil {
+			return ParseAnswer{Error: fe}
+		}
+		a := ParseAnswer{TimeoutNS: int64(pl.Timeout), Points: make([]Point, len(pl.Points))}
+		for i, p := range pl.Points {
+			a.Points[i] = Point{D: p.D, K: p.K, C: p.C, Alpha: p.Alpha, Eps: p.Eps}
+		}
+		return a
+	})
 }
 
 // SolveJSON is Solve from and to JSON: req is a SolveRequest, the answer a

@@ -379,19 +379,9 @@ type ComposeAnswer struct {
 // ParseComposeJSON is ParseCompose from and to JSON: form is a
 // ComposeForm.
 func ParseComposeJSON(form []byte) []byte {
-	var f ComposeForm
-	if err := json.Unmarshal(form, &f); err != nil {
-		return mustMarshal(ParseComposeAnswer{Error: &FieldError{Message: "calc: bad form: " + err.Error()}})
-	}
-	pl, err := ParseCompose(f)
-	if err != nil {
-		var fe *FieldError
-		if !errors.As(err, &fe) {
-			fe = &FieldError{Message: err.Error()}
-		}
-		return mustMarshal(ParseComposeAnswer{Error: fe})
-	}
-	return mustMarshal(ParseComposeAnswer{Plan: pl})
+	return parseJSON(form, ParseCompose, func(pl *ComposePlan, fe *FieldError) ParseComposeAnswer {
+		return ParseComposeAnswer{Plan: pl, Error: fe}
+	})
 }
 
 // SolveComposeJSON is SolveCompose from and to JSON: req is a

@@ -3,7 +3,6 @@ package calc
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"math"
 	"strconv"
@@ -266,19 +265,9 @@ type SummaryAnswer struct {
 
 // ParseCurveJSON is ParseCurve from and to JSON: form is a CurveForm.
 func ParseCurveJSON(form []byte) []byte {
-	var f CurveForm
-	if err := json.Unmarshal(form, &f); err != nil {
-		return mustMarshal(ParseCurveAnswer{Error: &FieldError{Message: "calc: bad form: " + err.Error()}})
-	}
-	pl, err := ParseCurve(f)
-	if err != nil {
-		var fe *FieldError
-		if !errors.As(err, &fe) {
-			fe = &FieldError{Message: err.Error()}
-		}
-		return mustMarshal(ParseCurveAnswer{Error: fe})
-	}
-	return mustMarshal(ParseCurveAnswer{Plan: pl})
+	return parseJSON(form, ParseCurve, func(pl *CurvePlan, fe *FieldError) ParseCurveAnswer {
+		return ParseCurveAnswer{Plan: pl, Error: fe}
+	})
 }
 
 // SolveOrderJSON is SolveOrder from and to JSON: req is an OrderRequest.
