@@ -392,8 +392,9 @@ func TestAmplifyAttained(t *testing.T) {
 					if r := f/hv - 1; r > worst {
 						worst = r
 					}
-					if math.Abs(f-hv) > 1e-9*f {
-						t.Errorf("%s: H of the attaining mechanism %.17g, Amplify %.17g: relative gap %.3g > 1e-9", name, hv, f, f/hv-1)
+					// 1e-11 since the per-term error model (measured 8.9e-13).
+					if math.Abs(f-hv) > 1e-11*f {
+						t.Errorf("%s: H of the attaining mechanism %.17g, Amplify %.17g: relative gap %.3g > 1e-11", name, hv, f, f/hv-1)
 					}
 					if !(0.99*f < hv) {
 						t.Errorf("%s: a claimed profile 0.99 Forward = %.17g is not exceeded by H = %.17g", name, 0.99*f, hv)
@@ -479,7 +480,7 @@ func TestAmplifyPure(t *testing.T) {
 				}
 				checked++
 				worst = math.Max(worst, math.Abs(hi/want-1))
-				if math.Abs(hi-want) > 1e-9*want {
+				if math.Abs(hi-want) > 1e-11*want { // measured 3.6e-13 since the per-term error model
 					t.Errorf("%s: Amplify's profile reaches 0 at %.17g, closed form %.17g (relative %.3g)", name, hi, want, hi/want-1)
 				}
 				if hi < lv.Lower*(1-1e-9) {
@@ -592,8 +593,9 @@ func TestAmplifyOneFlip(t *testing.T) {
 					t.Errorf("%s: Amplify %.17g below the one-flip formula %.17g", name, got, want)
 				}
 				terms := (1-c)*dm + c*(dm+math.Expm1(e))
-				if got > want+(3e-12+8*0x1p-52)*terms+1e-300 {
-					t.Errorf("%s: Amplify %.17g above the one-flip formula %.17g by %.3g of its terms %.17g (> 3e-12)", name, got, want, (got-want)/terms, terms)
+				// 1e-13 since the per-term error model (measured 2.4e-14).
+				if got > want+(1e-13+8*0x1p-52)*terms+1e-300 {
+					t.Errorf("%s: Amplify %.17g above the one-flip formula %.17g by %.3g of its terms %.17g (> 1e-13)", name, got, want, (got-want)/terms, terms)
 				}
 				if want > 0 {
 					positive++
