@@ -31,20 +31,18 @@ func docExamples(t *testing.T, path string) (args [][]string, want []string) {
 	return args, want
 }
 
-// TestComposeDocs runs every example of docs/compose.md, and the compose
-// examples of README.md, and compares what
+// TestDocExamples runs every example of docs/compose.md, README.md and
+// docs/web.md (blocks of one "$ bernamp ..." command), and compares what
 // it prints (stdout, or stderr when it fails) with the page.
-func TestComposeDocs(t *testing.T) {
+func TestDocExamples(t *testing.T) {
 	t.Chdir("../..")
 	args, want := docExamples(t, "docs/compose.md")
 	if len(args) < 4 {
 		t.Fatalf("%d examples in docs/compose.md", len(args))
 	}
-	ra, rw := docExamples(t, "README.md")
-	for i, a := range ra {
-		if a[0] == "compose" {
-			args, want = append(args, a), append(want, rw[i])
-		}
+	for _, page := range []string{"README.md", "docs/web.md"} {
+		a, w := docExamples(t, page)
+		args, want = append(args, a...), append(want, w...)
 	}
 	for i, a := range args {
 		var out, errb bytes.Buffer
