@@ -3,9 +3,11 @@ package main
 import (
 	"bytes"
 	"context"
+	"io"
 	"os"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 )
 
@@ -178,5 +180,25 @@ func TestComposeDeltaProfileFile(t *testing.T) {
 	// mechanism; amplifying it again at c = 0.3 only helps.
 	if !(amp <= own) || !(own > 0) {
 		t.Errorf("eps_upper %v, eps_unamplified %v", amp, own)
+	}
+}
+
+// TestOutputPermissions: files the commands write get 0666 less the umask
+// (0644 under umask 022), so that a run's results are readable by the
+// other users of a shared machine (os.CreateTemp's 0600 was not). Not
+// parallel: the umask is the process's.
+func TestOutputPermissions(t *testing.T) {
+	old := syscall.Umask(0o022)
+	defer syscall.Umask(old)
+	f := t.TempDir() + "/out.json"
+	if err := writeFileAtomic(f, func(w io.Writer) error { _, err := io.WriteString(w, "{}\n"); return err }); err != nil {
+		t.Fatal(err)
+	}
+	fi, err := os.Stat(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m := fi.Mode().Perm(); m != 0o644 {
+		t.Errorf("mode %v, want -rw-r--r--", m)
 	}
 }

@@ -3,9 +3,12 @@ package main
 import (
 	"bytes"
 	"encoding/csv"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"math"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"slices"
@@ -180,9 +183,18 @@ func writeRows(w io.Writer, rows [][]string) error {
 }
 
 // writeFileAtomic writes a file through a temporary file in the same
-// directory, renamed over path once complete.
+// directory, renamed over path once complete. The file gets the usual
+// permissions, 0666 less the umask (os.CreateTemp's 0600 kept a run's
+// files from other users).
 func writeFileAtomic(path string, write func(io.Writer) error) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
+	var tmp *os.File
+	var err error
+	for range 100 {
+		name := filepath.Join(filepath.Dir(path), "."+filepath.Base(path)+".tmp"+strconv.FormatUint(rand.Uint64(), 36))
+		if tmp, err = os.OpenFile(name, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o666); !errors.Is(err, fs.ErrExist) {
+			break
+		}
+	}
 	if err != nil {
 		return err
 	}
