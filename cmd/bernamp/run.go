@@ -35,6 +35,26 @@ func usage() string {
 	return b.String()
 }
 
+// shortUsage returns what bernamp with no arguments prints: the first
+// sentence of usage, the usage line and the commands' names (read from
+// usage's command list), and where the rest is.
+func shortUsage() string {
+	u := usage()
+	intro, _, _ := strings.Cut(u, "\n\n")
+	var names []string
+	_, list, _ := strings.Cut(u, "The commands are:\n")
+	list, _, _ = strings.Cut(strings.TrimLeft(list, "\n"), "\n\n")
+	for line := range strings.Lines(list) {
+		// A command's first line is a tab and its name; its continuation
+		// lines a tab and spaces.
+		if f := strings.Fields(line); len(f) > 0 && !strings.HasPrefix(line, "\t ") {
+			names = append(names, f[0])
+		}
+	}
+	return intro + "\n\nUsage: bernamp <command> [flags]\n\nCommands: " + strings.Join(names, ", ") +
+		"\n\nRun 'bernamp help' for what each command does, 'bernamp COMMAND -h' for its flags.\n"
+}
+
 // errHelp is returned when -h was given: the usage was printed, exit 0.
 var errHelp = errors.New("help requested")
 
@@ -61,7 +81,7 @@ func isTerminal(w io.Writer) bool {
 // runTerm is run with the terminal tests injected.
 func runTerm(ctx context.Context, args []string, stdout, stderr io.Writer, term tty) int {
 	if len(args) == 0 {
-		fmt.Fprint(stderr, usage())
+		fmt.Fprint(stderr, shortUsage())
 		return 2
 	}
 	var err error

@@ -147,6 +147,16 @@ func TestHelp(t *testing.T) {
 	if code != 2 || stdout != "" || !strings.Contains(stderr, "bernamp <command> [flags]") {
 		t.Errorf("no args: exit %d, stdout %q, stderr %q; want 2 and the usage on stderr", code, stdout, stderr)
 	}
+	// No arguments: a short usage (it was the whole 282-line text), naming
+	// every command.
+	if n := strings.Count(stderr, "\n"); n > 10 {
+		t.Errorf("no args: %d lines on stderr, want a short usage", n)
+	}
+	_, list, _ := strings.Cut(stderr, "Commands: ")
+	list, _, _ = strings.Cut(list, "\n")
+	if got, want := list, "bounds, post, grid, merge, demo, plot, compose, curve, calibrate, pure, delta, conjecture, serve, verify, help"; got != want {
+		t.Errorf("no args: commands %q, want %q", got, want)
+	}
 	code, stdout, _ = runArgs(t, "post", "-h")
 	if code != 0 || !strings.Contains(stdout, "-timeout") {
 		t.Errorf("post -h: exit %d, stdout %q; want 0 and the flags", code, stdout)
