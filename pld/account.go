@@ -52,7 +52,9 @@ type Account struct {
 	counts map[int]*counts
 }
 
-// countsOf returns the binomial terms of step kind i (computed once).
+// countsOf returns the binomial terms of step kind i (computed once; not
+// safe for concurrent use until every kind is in the cache, which
+// lowerSearch fills first).
 func (a *Account) countsOf(i int) *counts {
 	if a.counts == nil {
 		a.counts = map[int]*counts{}
@@ -290,6 +292,9 @@ func (a *Account) lowerAt(eps0, h float64, both bool) ([2]*PLD, error) {
 // best level in both directions on the account's grid. Every value is a lower bound whatever
 // eps0 is, so the search only has to be good, not exact.
 func (a *Account) lowerSearch(ctx context.Context, top float64, score func([2]*PLD) float64) (float64, error) {
+	for i := range a.steps { // fill the cache before the goroutines read it
+		a.countsOf(i)
+	}
 	h := a.opt.H
 	// The search's grid: 2e-3, or coarser where the composed losses span
 	// more than 2^16 of its steps (the attaining mechanism's span is about

@@ -84,3 +84,37 @@ func TestHeterogeneousSplit(t *testing.T) {
 		t.Errorf("three more Gaussian steps: eps %v, not above %v", c, b)
 	}
 }
+
+// TestWorkersIdentical: the answers do not depend on the number of
+// workers (the profile's grid in chunks, the lower search's scan and both
+// directions on goroutines), bit for bit, for two step kinds. With two
+// workers the scan's goroutines share the account's cache of binomial
+// terms, which once was filled concurrently (a concurrent map write).
+func TestWorkersIdentical(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	g, _ := Gaussian(1, 2)
+	sg, _ := SubsampledGaussian(1, 1, 0.2)
+	steps := []Step{{Mechanism: g, N: 3, C: 0.2, Steps: 30}, {Mechanism: sg, N: 1, C: 0.1, Steps: 20}}
+	var got [2][3]float64
+	for i, w := range []int{1, 2} {
+		opt := DefaultOptions()
+		opt.H, opt.Workers = 1e-3, w
+		a, err := NewAccount(ctx, steps, opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lo, err := a.EpsLower(ctx, 1e-6)
+		if err != nil {
+			t.Fatal(err)
+		}
+		dl, err := a.DeltaLower(ctx, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got[i] = [3]float64{a.EpsUpper(1e-6), lo, dl}
+	}
+	if got[0] != got[1] {
+		t.Errorf("1 worker: %v; 2 workers: %v", got[0], got[1])
+	}
+}
