@@ -122,15 +122,15 @@ func TestGaussianPLDMatchesDPAccounting(t *testing.T) {
 }
 
 // TestExactPLDMatchesDPAccounting: the composed exact amplified profile
-// (eps_upper) is within 0.5% of dp_accounting's composition of the same
-// profile (the target), measured far closer (see the log).
+// (eps_upper) agrees with dp_accounting's composition of the same profile
+// (the target: 0.5%; measured 7.9e-9 for T > 1, held to 1e-7).
 func TestExactPLDMatchesDPAccounting(t *testing.T) {
 	t.Parallel()
 	if testing.Short() {
 		t.Skip("composes 144 profiles up to T = 1000 (about a minute); -short skips it")
 	}
 	ctx := context.Background()
-	worst := 0.0
+	var worst, worstComposed float64 // all points; T > 1 only
 	for _, r := range refRows(t) {
 		if r.kind != "exact_pld" {
 			continue
@@ -145,9 +145,20 @@ func TestExactPLDMatchesDPAccounting(t *testing.T) {
 		got := a.EpsUpper(r.delta)
 		rel := (got - r.eps) / r.eps
 		worst = math.Max(worst, math.Abs(rel))
-		if math.Abs(rel) > 0.005 {
+		if r.steps > 1 {
+			worstComposed = math.Max(worstComposed, math.Abs(rel))
+		}
+		// The target is 0.5%; composed (T > 1) the two agree to
+		// 7.9e-9, held to 1e-7. At T = 1 bernamp's root of the profile is
+		// at or below dp_accounting's discretized PLD, by at most the grid.
+		switch {
+		case r.steps > 1 && math.Abs(rel) > 1e-7:
 			t.Errorf("%+v: eps_upper %v, dp_accounting %v (rel %.2g)", r, got, r.eps, rel)
+		case r.steps == 1 && (got > r.eps*(1+1e-12) || got < r.eps-r.h):
+			t.Errorf("%+v: eps_upper %v at one step, dp_accounting %v: want at or below it, within the grid %v", r, got, r.eps, r.h)
 		}
 	}
-	t.Logf("largest relative difference from dp_accounting: %.3g", worst)
+	// At T = 1 bernamp answers from the profile itself, dp_accounting from
+	// its discretized PLD: the difference there is dp_accounting's.
+	t.Logf("largest relative difference from dp_accounting: %.3g (T > 1: %.3g)", worst, worstComposed)
 }
