@@ -319,6 +319,10 @@ func (co *composeOptions) check(set map[string]bool) (composeJob, error) {
 	if len(job.kernels)*len(job.steps) > maxGrid {
 		return job, usagef("--d, --k, --c, --steps: %d rows, at most %d", len(job.kernels)*len(job.steps), maxGrid)
 	}
+	mechanisms := []string{"gaussian", "laplace", "rr", "subsampled-gaussian", "rdp", "profile"}
+	if co.mechanism != "" && !slices.Contains(mechanisms, co.mechanism) { // the name first: a parameter is judged against a known mechanism
+		return job, usagef("--mechanism: mechanism is %q, must be gaussian, laplace, rr, subsampled-gaussian, rdp or profile", co.mechanism)
+	}
 	owner := map[string][]string{"sigma": {"gaussian", "subsampled-gaussian"}, "b": {"laplace"}, "q": {"subsampled-gaussian"},
 		"sensitivity": {"gaussian", "laplace", "subsampled-gaussian"}, "p-true": {"rr"}, "noise-parameter": {"rr"}, "in": {"rdp", "profile"}}
 	for name, ms := range owner {

@@ -82,6 +82,8 @@ func TestComposeUsage(t *testing.T) {
 		{[]string{"compose", "--mechanism", "profile", "--in", "/nonexistent"}, "--in"},
 		{[]string{"compose", "--mechanism", "gaussian", "--sigma", "1", "--d", "1,2", "--emit-pld", "x.json"}, "--emit-pld: needs one row"},
 		{[]string{"compose", "--mechanism", "nope"}, `mechanism is "nope"`},
+		{[]string{"compose", "--mechanism", "cauchy", "--sigma", "2"}, `--mechanism: mechanism is "cauchy"`},
+		{[]string{"curve", "--mechanism", "cauchy", "--sigma", "2"}, `--mechanism: mechanism is "cauchy"`},
 		{[]string{"compose", "--mechanism", "gaussian", "--sigma", "1", "--k", "0"}, "--k: k is 0"},
 		{[]string{"compose", "--mechanism", "gaussian", "--sigma", "1", "--d", "0"}, "--d: d is 0"},
 		{[]string{"compose", "--plan", "testdata/compose/nope.json"}, "--plan"},

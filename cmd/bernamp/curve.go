@@ -441,6 +441,11 @@ func readCurves(files []string, maxMem int64) (accountant.Curve, []string, error
 // naming the flag.
 func mechanismCurve(set map[string]bool, mechanism, ordersFlag string, sigma, b, pTrue, noise float64) (rdp.Curve, string, error) {
 	fail := func(err error) (rdp.Curve, string, error) { return rdp.Curve{}, "", err }
+	switch mechanism { // the name first: a parameter is judged against a known mechanism
+	case "gaussian", "laplace", "rr", "":
+	default:
+		return fail(usagef("--mechanism: mechanism is %q, must be gaussian, laplace or rr", mechanism))
+	}
 	owner := map[string]string{"sigma": "gaussian", "b": "laplace", "p-true": "rr", "noise-parameter": "rr"}
 	for _, name := range []string{"sigma", "b", "p-true", "noise-parameter"} {
 		if set[name] && mechanism != owner[name] {

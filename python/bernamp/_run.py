@@ -65,13 +65,49 @@ def format_flag(name: str, v: Any) -> str:
     return f"--{flag}={_value(v)}"
 
 
+# A flag line of the binary's "COMMAND -h": "  -name type" (or "  -name" for
+# a bool flag).
+_FLAG_LINE = re.compile(r"^  -([a-z][a-z0-9-]*)(?: (\w+))?$")
+_KNOWN: Dict[Tuple[str, str], Optional[Dict[str, bool]]] = {}
+
+
+def known_flags(command: str) -> Optional[Dict[str, bool]]:
+    """The flags of a command, each with whether it is a bool flag, read
+    once per command from the binary's own help ("COMMAND -h"); None when
+    the binary does not describe the command."""
+    key = (find_binary(), command)
+    if key not in _KNOWN:
+        proc = subprocess.run([key[0], command, "-h"], stdin=subprocess.DEVNULL,
+                              capture_output=True, text=True, encoding="utf-8", errors="replace")
+        flags = {}
+        for line in proc.stdout.splitlines():
+            m = _FLAG_LINE.match(line)
+            if m:
+                flags[m.group(1)] = m.group(2) is None
+        _KNOWN[key] = flags if proc.returncode == 0 and flags else None
+    return _KNOWN[key]
+
+
 def build_argv(command: str, flags: Dict[str, Any], args: Tuple[str, ...] = ()) -> List[str]:
     """The command line after the binary: command, --flags (None omitted),
-    then positional args."""
+    then positional args.
+
+    A keyword the command has no flag for raises TypeError, as an unknown
+    keyword argument does in Python, and so does a bool for a flag that is
+    not a switch (d=True is not a dimension); the flags are the binary's
+    own (known_flags)."""
+    known = known_flags(command)
     argv = [command]
     for name, v in flags.items():
-        if v is not None:
-            argv.append(format_flag(name, v))
+        if v is None:
+            continue
+        if known is not None:
+            flag = flag_name(name)
+            if flag not in known:
+                raise TypeError(f"{command}() got an unexpected keyword argument {name!r}")
+            if isinstance(v, bool) and not known[flag]:
+                raise TypeError(f"{name} must be a number, a str or a list, not bool")
+        argv.append(format_flag(name, v))
     argv.extend(args)
     return argv
 

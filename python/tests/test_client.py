@@ -224,7 +224,7 @@ class TestErrors(unittest.TestCase):
         for call in (lambda: bernamp.bounds(alpha=1), lambda: bernamp.post(eps=-1),
                      lambda: bernamp.curve("gaussian", sigma=-2, orders=[2]),
                      lambda: bernamp.delta(1, 1.5), lambda: bernamp.pure(c=0),
-                     lambda: bernamp.post(bogus=1), lambda: bernamp.post(eps=float("nan")),
+                     lambda: bernamp.post(eps=float("nan")),
                      lambda: bernamp.post(timeout=-1)):
             with self.assertRaises(bernamp.BernampInputError) as cm:
                 call()
@@ -270,6 +270,18 @@ class TestErrors(unittest.TestCase):
             bernamp.curve(in_="/nonexistent/curve.csv")
         self.assertIn("/nonexistent/curve.csv", str(cm.exception))
 
+    def test_python_errors_for_python_mistakes(self):
+        # Issue 32: a misspelled keyword is a TypeError naming it (it was the
+        # binary's "flag provided but not defined: -dd"), a bool is not a
+        # dimension, and an unknown mechanism is named (not --sigma blamed).
+        with self.assertRaisesRegex(TypeError, r"post\(\) got an unexpected keyword argument 'dd'"):
+            bernamp.post(dd=2)
+        with self.assertRaisesRegex(TypeError, "d must be"):
+            bernamp.post(d=True)
+        self.assertEqual(_run.build_argv("post", dict(certify=True)), ["post", "--certify=true"])
+        with self.assertRaisesRegex(bernamp.BernampInputError, 'mechanism is "cauchy"'):
+            bernamp.curve("cauchy", sigma=2)
+
     def test_format_is_the_clients(self):
         with self.assertRaises(TypeError):
             bernamp.post(format="csv")
@@ -286,8 +298,10 @@ class TestFlags(unittest.TestCase):
              ["--timeout=1500000000ns", "--rdp-timeout=2000000ns"]),
             (dict(timeout="30s", alpha=0.1 + 0.2), ["--timeout=30s", "--alpha=0.30000000000000004"]),
         ]
+        # The formatting alone: a command the binary does not know, so
+        # that no flag is checked against its help.
         for flags, want in cases:
-            self.assertEqual(_run.build_argv("post", flags), ["post"] + want, flags)
+            self.assertEqual(_run.build_argv("no-such-command", flags), ["no-such-command"] + want, flags)
         with self.assertRaises(ValueError):
             _run.build_argv("post", dict(d=[]))
         with self.assertRaises(TypeError):
