@@ -269,10 +269,19 @@ func runCurve(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			return err
 		}
 	}
+	// One line per cause: the bounds that share a warning are named together.
+	var causes []string
+	named := map[string][]string{}
 	for _, s := range summary {
 		if s.Warning != "" {
-			fmt.Fprintf(stderr, "bernamp: warning: %s: %s\n", s.Bound, s.Warning)
+			if named[s.Warning] == nil {
+				causes = append(causes, s.Warning)
+			}
+			named[s.Warning] = append(named[s.Warning], s.Bound)
 		}
+	}
+	for _, w := range causes {
+		fmt.Fprintf(stderr, "bernamp: warning: %s: %s\n", strings.Join(named[w], ", "), w)
 	}
 	switch co.format {
 	case "csv":

@@ -272,10 +272,14 @@ func TestCurveFormats(t *testing.T) {
 	if recs, err := csv.NewReader(strings.NewReader(stdout)).ReadAll(); err != nil || len(recs) != 6 {
 		t.Errorf("csv stdout: %d records, %v:\n%s", len(recs), err, stdout)
 	}
-	for _, want := range []string{"(eps, delta=1e-05)-DP", "mechanism", "bernamp", "thm1_doeblin", "none", "warning: mechanism: the minimum over orders is at the largest order alpha = 10"} {
+	for _, want := range []string{"(eps, delta=1e-05)-DP", "mechanism", "bernamp", "thm1_doeblin", "none", "warning: mechanism, bernamp"} {
 		if !strings.Contains(stderr, want) {
 			t.Errorf("csv stderr lacks %q:\n%s", want, stderr)
 		}
+	}
+	// One warning line per cause (it was one per bound, five times the same).
+	if n := strings.Count(stderr, "the minimum over orders is at the largest order alpha = 10"); n != 1 {
+		t.Errorf("the edge-of-grid warning %d times on stderr, want once:\n%s", n, stderr)
 	}
 	code, table, stderr2 := runCurveArgs(t, append(args, "--format", "table")...)
 	if code != 0 || !strings.Contains(table, "randomized response, p_true=0.75; kernel d=1 k=2 c=0.1") || !strings.Contains(table, "thm1_dobrushin_hs") || strings.Contains(stderr2, "(eps, delta") {
