@@ -158,12 +158,13 @@ const MinAutoH = 1e-4
 func autoH(ctx context.Context, steps []Step, opt Options) (float64, error) {
 	const probe = 1e-2
 	g := Grid{H: probe, Tail: opt.Tail}
-	span := 0.0
+	total := 0.0 // the kinds' spans add up in their convolution
 	for _, s := range steps {
 		p, err := s.profile()
 		if err != nil {
 			return 0, err
 		}
+		span := 0.0 // the wider direction's
 		for _, q := range []Profile{p, p.Rev()} {
 			d, err := Discretize(ctx, q, g, opt.Workers)
 			if err != nil {
@@ -175,10 +176,6 @@ func autoH(ctx context.Context, steps []Step, opt Options) (float64, error) {
 				break
 			}
 		}
-	}
-	// Several kinds add their spans; the largest kind bounds each.
-	total := 0.0
-	for range steps {
 		total += span
 	}
 	h := total / AutoPoints
@@ -437,15 +434,6 @@ func (a *Account) levelScale(delta float64) float64 {
 		top = math.Max(top, 2*hi)
 	}
 	return top
-}
-
-// both returns the larger of the two directions' values at eps >= 0.
-func (p Profile) both(eps float64) float64 {
-	d := p.Forward(eps)
-	if p.Reverse != nil {
-		d = math.Max(d, p.Reverse(eps))
-	}
-	return d
 }
 
 // rootUp returns the smallest float eps >= 0 with f(eps) <= delta for a

@@ -124,7 +124,7 @@ func (b *binomial) survLow(j int) float64 {
 // increases in it), M_t is rounded up and m_t down (window sums with their
 // error bound), the difference padded by 4 ulps of its terms, and t* and its
 // two neighbours are all evaluated; it is capped at delta (post-processing). The NP tests of the result are nil: the
-// mechanism attaining delta' changes with eps' (AttainingPair gives the one
+// mechanism attaining delta' changes with eps' (the lower side, attaining, gives the one
 // at a level). It returns an error unless 1 <= n <= MaxN and c is in (0, 1/2).
 func Amplify(p Profile, n int, c float64) (Profile, error) {
 	if n < 1 || n > MaxN {

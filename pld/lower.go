@@ -7,28 +7,6 @@ import (
 	"github.com/bernamp/bernamp/internal/logspace"
 )
 
-// Attaining returns the optimistic PLD of a real mechanism whose release
-// attains the amplified profile at eps0 (docs/compose.md, lower side): it
-// runs the Neyman-Pearson test of p's dominating pair at level e^eps0
-// (p.NP, which accepts with probability A under P and B under Q) and sets
-// theta = (c, ..., c) on acceptance, (1-c, ..., 1-c) otherwise; the n = d k
-// released bits reduce to their count, so the output pair is
-//
-//	P'_j = A b_c(j) + (1-A) b_c(n-j),  Q'_j = B b_c(j) + (1-B) b_c(n-j),
-//
-// b_c the Binomial(n, c) pmf, j = 0..n. Losses log(P'_j/Q'_j) are rounded
-// down to the grid i h and counts outside the binomial windows dropped, so
-// the PLD's profile lies below the mechanism's (a lower bound on the
-// amplified profile, composed or not). reverse swaps P' and Q' (the same
-// mechanism's other direction). It returns an error when p has no NP
-// tests, and for n or c out of range.
-func Attaining(p Profile, n int, c, eps0, h float64, reverse bool) (*PLD, error) {
-	if n < 1 || n > MaxN || !(c > 0 && c < 0.5) || !(h > 0) {
-		return nil, fmt.Errorf("pld.Attaining: n %d, c %v or h %v out of range", n, c, h)
-	}
-	return attaining(p, newCounts(n, c), eps0, h, reverse)
-}
-
 // counts holds, for the counts j of ones whose mass matters (the windows
 // of Binomial(n, c) and of Binomial(n, 1-c)), x = log b_c(j) and y = log
 // b_c(n - j): what the attaining mechanism's output pair is made of, kept
@@ -56,7 +34,21 @@ func newCounts(n int, c float64) *counts {
 	return cs
 }
 
-// attaining is Attaining on the counts of (n, c).
+// attaining returns the optimistic PLD of a real mechanism whose release
+// attains the amplified profile at eps0 (docs/compose.md, lower side): it
+// runs the Neyman-Pearson test of p's dominating pair at level e^eps0
+// (p.NP, which accepts with probability A under P and B under Q) and sets
+// theta = (c, ..., c) on acceptance, (1-c, ..., 1-c) otherwise; the n = d k
+// released bits reduce to their count, so the output pair is
+//
+//	P'_j = A b_c(j) + (1-A) b_c(n-j),  Q'_j = B b_c(j) + (1-B) b_c(n-j),
+//
+// b_c the Binomial(n, c) pmf, j = 0..n. Losses log(P'_j/Q'_j) are rounded
+// down to the grid i h and counts outside the binomial windows dropped, so
+// the PLD's profile lies below the mechanism's (a lower bound on the
+// amplified profile, composed or not). reverse swaps P' and Q' (the same
+// mechanism's other direction). It returns an error when p has no NP
+// tests. cs holds the binomial terms of (n, c) (newCounts).
 func attaining(p Profile, cs *counts, eps0, h float64, reverse bool) (*PLD, error) {
 	if p.NP == nil {
 		return nil, fmt.Errorf("pld: %s has no known dominating pair: no lower side", p.Name)
@@ -93,7 +85,7 @@ func attaining(p Profile, cs *counts, eps0, h float64, reverse bool) (*PLD, erro
 		return &PLD{H: h, Lo: 0, Probs: []float64{0}, Inf: math.Min(1, inf)}, nil
 	}
 	if hi-lo+1 > MaxPoints {
-		return nil, fmt.Errorf("pld.Attaining: %d losses at discretization %v (at most %d): %w", hi-lo+1, h, MaxPoints, ErrTooLarge)
+		return nil, fmt.Errorf("pld: the attaining mechanism has %d losses at discretization %v (at most %d): %w", hi-lo+1, h, MaxPoints, ErrTooLarge)
 	}
 	probs := make([]float64, hi-lo+1)
 	for j, i := range idx {
@@ -125,7 +117,7 @@ func logAdd(a, b float64) float64 {
 
 // attainedDelta returns a lower bound on the amplified profile at eps >= 0
 // in both directions: the hockey-stick divergence H_{e^eps}, both ways, of
-// the attaining mechanism at level eps (Attaining's output pair, summed
+// the attaining mechanism at level eps (attaining's output pair, summed
 // exactly over the counts in the binomial windows, rounded down by the
 // summation's error and the masses' few ulps). It equals the exact
 // amplified delta' up to that rounding (docs/compose.md).

@@ -60,6 +60,15 @@ type Profile struct {
 // Symmetric reports whether the two directions are equal.
 func (p Profile) Symmetric() bool { return p.Reverse == nil }
 
+// both returns the larger of the two directions' values at eps >= 0.
+func (p Profile) both(eps float64) float64 {
+	d := p.Forward(eps)
+	if p.Reverse != nil {
+		d = math.Max(d, p.Reverse(eps))
+	}
+	return d
+}
+
 // Rev returns the reverse direction's profile (P and Q swapped). The
 // Neyman-Pearson tests of the reverse pair are not kept (nil).
 func (p Profile) Rev() Profile {

@@ -103,7 +103,7 @@ type composeOptions struct {
 // through Bernoulli samples: the exact amplified profile composed
 // (pessimistic, the claim) and the attaining mechanism composed
 // (optimistic), beside the RDP route and the unamplified mechanism.
-func runCompose(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+func runCompose(ctx context.Context, args []string, stdout, stderr io.Writer, term tty) error {
 	var o options
 	var co composeOptions
 	fs := newFlagSet("compose", &o, 0)
@@ -182,7 +182,7 @@ func runCompose(ctx context.Context, args []string, stdout, stderr io.Writer) er
 			r.set(co, c)
 			r.Discretization = c.H
 			rows = append(rows, r)
-			if total > 1 {
+			if total > 1 && term.stderr { // progress on a terminal only, as the other commands
 				fmt.Fprintf(stderr, "bernamp: compose: %d/%d rows\n", len(rows), total)
 			}
 			if co.emit != "" {

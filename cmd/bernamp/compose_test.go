@@ -204,3 +204,20 @@ func TestOutputPermissions(t *testing.T) {
 		t.Errorf("mode %v, want -rw-r--r--", m)
 	}
 }
+
+// TestComposeProgress: rows of a multi-row run are counted on stderr when
+// it is a terminal, as the other commands' progress, and nowhere else
+// (a pipe to a program, the Python client, gets no such lines).
+func TestComposeProgress(t *testing.T) {
+	t.Parallel()
+	args := []string{"compose", "--mechanism", "rr", "--p-true", "0.75", "--steps", "1,2", "--rdp-route=false", "--format", "csv", "--no-timing"}
+	for _, term := range []bool{false, true} {
+		var out, errb bytes.Buffer
+		if code := runTerm(context.Background(), args, &out, &errb, tty{stderr: term}); code != 0 {
+			t.Fatalf("exit %d: %s", code, errb.String())
+		}
+		if got, want := errb.String(), map[bool]string{false: "", true: "bernamp: compose: 1/2 rows\nbernamp: compose: 2/2 rows\n"}[term]; got != want {
+			t.Errorf("stderr a terminal: %v: stderr %q, want %q", term, got, want)
+		}
+	}
+}

@@ -106,7 +106,7 @@ func runTerm(ctx context.Context, args []string, stdout, stderr io.Writer, term 
 	case "delta":
 		err = runDelta(ctx, rest, stdout, stderr)
 	case "compose":
-		err = runCompose(ctx, rest, stdout, stderr)
+		err = runCompose(ctx, rest, stdout, stderr, term)
 	case "demo":
 		err = runDemo(ctx, rest, stdout, stderr, term)
 	case "conjecture":

@@ -16,9 +16,6 @@ from ._errors import BernampInputError, BernampRuntimeError, BernampWarning
 
 _PREFIX = "bernamp: "
 _WARNING = "bernamp: warning: "
-# A command's progress line on stderr ("bernamp: compose: 1/2 rows"): no
-# warning, and never the message of an error.
-_PROGRESS = re.compile(r"bernamp: [a-z][a-z-]*: \d+/\d+ rows")
 
 # Flags that take a Go duration: a number is seconds, a str goes as is
 # ("30s"), a datetime.timedelta is converted.
@@ -127,13 +124,13 @@ def execute(argv: List[str], stacklevel: int = 3) -> str:
 
     Exit status 2 raises BernampInputError, any other non-zero status
     BernampRuntimeError, each with the binary's one-line message. Warning
-    lines on stderr of a successful run are issued as BernampWarning;
-    progress lines ("bernamp: compose: 1/2 rows") are dropped.
+    lines on stderr of a successful run are issued as BernampWarning (the
+    binary writes its progress lines to a terminal only).
     """
     binary = find_binary()
     proc = subprocess.run([binary] + argv, stdin=subprocess.DEVNULL, capture_output=True,
                           text=True, encoding="utf-8", errors="replace")
-    lines = [ln for ln in proc.stderr.splitlines() if ln.strip() and not _PROGRESS.fullmatch(ln.strip())]
+    lines = [ln for ln in proc.stderr.splitlines() if ln.strip()]
     if proc.returncode != 0:
         errors = [ln for ln in lines if ln.startswith(_PREFIX) and not ln.startswith(_WARNING)]
         if errors:
