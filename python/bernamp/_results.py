@@ -279,12 +279,17 @@ class ComposeResult:
     real mechanism composed (None when no dominating pair is known).
     eps_rdp is the RDP route, eps_unamplified the mechanism's own PLD
     composed; None when not computed or not applicable. With ``eps`` the
-    same four are deltas at that eps (delta_upper, ...).
+    same four are deltas at that eps (delta_upper, ...). An eps_upper of
+    None means no finite eps reaches delta (the CLI's +Inf). A ``plan`` row
+    (a heterogeneous composition) has no d, k, c: each of its steps has its
+    own, and ``steps`` is their total. ``discretization`` is the PLD grid
+    step used.
     """
-    d: int
-    k: int
-    c: float
     steps: int
+    d: Optional[int] = None
+    k: Optional[int] = None
+    c: Optional[float] = None
+    plan: Optional[str] = None
     delta: Optional[float] = None
     eps: Optional[float] = None
     eps_upper: Optional[float] = None
@@ -295,6 +300,9 @@ class ComposeResult:
     delta_lower: Optional[float] = None
     delta_rdp: Optional[float] = None
     delta_unamplified: Optional[float] = None
+    eps_single_pair: Optional[float] = None
+    delta_single_pair: Optional[float] = None
+    discretization: Optional[float] = None
     seconds: float = 0.0
     raw: Dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
 

@@ -314,3 +314,20 @@ class TestAmplifiedPLD(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class TestComposePlan(unittest.TestCase):
+    def test_plan_and_single_pair_rows(self):
+        # A plan row has no d, k, c (each step has its own) and steps is
+        # their total; the single-pair route and the grid step come through.
+        plan = os.path.join(support.REPO, "testdata", "compose", "plan.json")
+        r = bernamp.compose(plan=plan, rdp_route=False, no_timing=True)
+        want = support.cli_json(["compose", "--plan", plan, "--rdp-route=false", "--no-timing"])[0]
+        self.assertEqual((r.plan, r.d, r.k, r.c, r.steps), (plan, None, None, None, 125))
+        self.assertEqual((r.eps_upper, r.eps_unamplified, r.discretization),
+                         (want["eps_upper"], want["eps_unamplified"], want["discretization"]))
+        self.assertLess(r.eps_upper, r.eps_unamplified)
+        s = bernamp.compose("gaussian", sigma=2, c=0.1, steps=100, rdp_route=False, unamplified=False,
+                            lower=False, single_pair=1)
+        self.assertIsNone(s.eps_lower)
+        self.assertGreater(s.eps_single_pair, s.eps_upper)
