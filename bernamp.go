@@ -26,9 +26,11 @@ import (
 	"time"
 
 	"github.com/bernamp/bernamp/bounds"
+	"github.com/bernamp/bernamp/certfile"
 	"github.com/bernamp/bernamp/certify"
 	"github.com/bernamp/bernamp/check"
 	"github.com/bernamp/bernamp/solver"
+	"github.com/bernamp/bernamp/verify"
 )
 
 // Params is one grid point.
@@ -92,9 +94,61 @@ type Result struct {
 	Witness          *Witness
 	Search           *Search
 	Pieces           *Pieces // the whole-box two-point-pieces proof at n = D K, nil when none was run
-	Note             string  // why an exact engine did not run (alpha near 1, past its reach or the memory cap); "" otherwise
-	Seconds          float64 // wall time of the solve
+	// Certificate is the pieces proof behind PostUpper as the file the
+	// independent checker reads (package verify; bernamp post
+	// --certificate-out writes it), nil when PostUpper is not the pieces
+	// inequality's bound.
+	Certificate *certfile.File
+	Check       Check   // the independent check of Certificate
+	Note        string  // why an exact engine did not run (alpha near 1, past its reach or the memory cap); "" otherwise
+	Seconds     float64 // wall time of the solve (the check included)
 }
+
+// Check is what the independent checker (package verify: exact rationals
+// and outward-rounded interval arithmetic, no code shared with the solver)
+// said of the certificate behind PostUpper.
+type Check struct {
+	// Status is CheckVerified, CheckRejected, CheckOff or CheckNone.
+	Status  string
+	Failure string  // why the checker rejected the certificate (CheckRejected)
+	Tiles   int     // tiles of the certificate
+	Boxes   int     // boxes the checker bounded (tiles and their pieces)
+	Seconds float64 // wall time of the check
+}
+
+// CheckFallback is the checker's budget of boxes re-tried in big.Float
+// (verify.Options.MaxFallback) when Post checks a certificate. The float64
+// bounds close every tile of the paper's grids but about 5 boxes of a few
+// alpha = 50 files; where they do not (logits beyond about 700, where p
+// underflows float64, as at c = 1e-6 and alpha near 1), a big.Float box
+// costs up to seconds, so the budget keeps the check's time near the
+// solver's. Past it the certificate is rejected and PostUpper is UB: the
+// answer stays deterministic and on the safe side (bernamp verify, without
+// a budget, can still accept the file).
+const CheckFallback = 16
+
+// Method values of a Result where PostUpper is the pieces certificate's
+// bound (elsewhere Method is the closed form's name, solver.MethodClosedForm).
+const (
+	MethodPieces       = "two-point pieces (n = d k)"
+	MethodPiecesRanges = "two-point pieces (symmetric ranges, n = d k)"
+)
+
+// Check statuses: which check stands behind PostUpper.
+const (
+	// CheckVerified: the checker re-proved the pieces certificate; PostUpper
+	// is its claim.
+	CheckVerified = "verified"
+	// CheckRejected: the checker did not accept the certificate (or could not
+	// finish); PostUpper fell back to UB, and Note says why.
+	CheckRejected = "rejected"
+	// CheckOff: the check was not asked for (Settings.Check); PostUpper rests on the solver's rounding
+	// model alone (docs/certificates.md, "Rounding").
+	CheckOff = "off"
+	// CheckNone: no certificate is behind PostUpper: it is the closed form
+	// UB (computed in float64 and rounded up, package bounds).
+	CheckNone = "none"
+)
 
 // Pieces records the two-point-pieces certificate at n = D K
 // (certify.Certify, docs/engine.md): a proved upper bound on Post over the
@@ -159,6 +213,13 @@ type Settings struct {
 	// Result.Note says so. It also sizes the pieces certificate's budget
 	// (PiecesBoxes).
 	MaxMemory int64
+	// Check has the independent checker (package verify) re-prove every
+	// pieces bound that lowers PostUpper from its certificate file; a bound
+	// it does not accept (or that has no certificate) is then not used:
+	// PostUpper falls back to UB. Off by default for now: the checker's
+	// time is about twice the solver's on the paper's grids but can reach
+	// minutes at extreme points (docs/certificates.md, "Checked on demand").
+	Check bool
 }
 
 // DefaultMaxMemory is the memory cap of one point when Settings.MaxMemory
@@ -222,7 +283,9 @@ func Post(ctx context.Context, p Params, s *Settings) (Result, error) {
 	if s == nil {
 		s = &Settings{}
 	}
+	r.Check.Status = CheckNone
 	if !s.BoundsOnly {
+		checkCtx := ctx // the check is not cut by the solve's time limit
 		if s.Timeout > 0 {
 			var cancel context.CancelFunc
 			ctx, cancel = context.WithTimeout(ctx, s.Timeout)
@@ -233,7 +296,7 @@ func Post(ctx context.Context, p Params, s *Settings) (Result, error) {
 			r.Note = note
 		}
 		if runPieces && !s.NoCertify && r.Status != StatusCertified {
-			if err := pieces(ctx, p, s, tol, &r); err != nil {
+			if err := pieces(ctx, checkCtx, p, s, tol, &r); err != nil {
 				return Result{}, fmt.Errorf("bernamp.Post: %w", err)
 			}
 		}
@@ -323,7 +386,8 @@ func PiecesBoxes(mem int64) int {
 
 // pieces runs the two-point-pieces certificate at n = D K and keeps what it
 // proves: it holds over the whole box for every K.
-func pieces(ctx context.Context, p Params, s *Settings, tol float64, r *Result) error {
+// The check runs under checkCtx, which the solve's time limit does not cut.
+func pieces(ctx, checkCtx context.Context, p Params, s *Settings, tol float64, r *Result) error {
 	n := p.D * p.K
 	if n > certify.MaxN || n/p.K != p.D {
 		return nil
@@ -337,26 +401,72 @@ func pieces(ctx context.Context, p Params, s *Settings, tol float64, r *Result) 
 	if err != nil {
 		return err
 	}
-	keepPieces(c, "two-point pieces (n = d k)", tol, r)
+	if keepPieces(c, MethodPieces, tol, r) {
+		r.Certificate = c.File(p.D, p.K)
+		checkPieces(checkCtx, s, tol, r)
+	}
 	return nil
 }
 
-// pieceSettings is the pieces certificate's budget in Post and PostRanges.
+// pieceSettings is the pieces certificate's budget in Post and PostRanges;
+// the tiling is kept, so that the certificate checked and exported is the
+// proof this run found.
 func pieceSettings(s *Settings, tol float64) *certify.Settings {
-	return &certify.Settings{Tol: tol, MaxBoxes: PiecesBoxes(s.MaxMemory)}
+	return &certify.Settings{Tol: tol, MaxBoxes: PiecesBoxes(s.MaxMemory), Tiling: true}
 }
 
 // keepPieces records the certificate c in r and lowers r.PostUpper to its
-// bound, named method.
-func keepPieces(c certify.Result, method string, tol float64, r *Result) {
+// bound, named method; it says whether it did.
+func keepPieces(c certify.Result, method string, tol float64, r *Result) bool {
 	r.Pieces = &Pieces{N: c.N, Upper: c.Upper, Proved: c.Status == certify.Proved, Boxes: c.Boxes,
 		Violation: c.Violation, Seconds: c.Seconds}
-	if c.Upper < r.PostUpper {
-		r.PostUpper, r.Method = c.Upper, method
+	if !(c.Upper < r.PostUpper) {
+		return false
 	}
+	r.PostUpper, r.Method = c.Upper, method
 	if r.PostUpper-r.Post <= tol {
 		r.Status = StatusCertified
 	}
+	return true
+}
+
+// checkPieces has the independent checker re-prove r.Certificate, the
+// proof behind r.PostUpper. Unless it accepts, the pieces bound is not used:
+// PostUpper falls back to UB and Note says why, so that no number rests on
+// a proof the checker has not seen (the pieces-max and pieces-lp bounds and
+// the ranges' bound have no certificate file yet).
+func checkPieces(ctx context.Context, s *Settings, tol float64, r *Result) {
+	if !s.Check {
+		r.Check = Check{Status: CheckOff}
+		return
+	}
+	if r.Certificate == nil {
+		dropPieces(r, fmt.Sprintf("the pieces bound %.9g has no certificate for the checker (without the check it is kept)", r.PostUpper), tol)
+		r.Check = Check{Status: CheckNone}
+		return
+	}
+	start := time.Now()
+	rep, err := verify.Check(ctx, r.Certificate, &verify.Options{MaxFallback: CheckFallback})
+	r.Check = Check{Status: CheckVerified, Tiles: rep.Tiles, Boxes: rep.Boxes, Seconds: time.Since(start).Seconds()}
+	if err == nil && rep.Accepted {
+		return
+	}
+	why := rep.Failure
+	if err != nil {
+		why = err.Error()
+	}
+	r.Check.Status, r.Check.Failure = CheckRejected, why
+	dropPieces(r, "the checker did not accept the pieces certificate: "+why, tol)
+}
+
+// dropPieces puts r.PostUpper back to the closed form UB, saying why.
+func dropPieces(r *Result, why string, tol float64) {
+	r.PostUpper, r.Method, r.Certificate = r.UB, solver.MethodClosedForm, nil
+	r.Status = StatusBounds
+	if r.PostUpper-r.Post <= tol {
+		r.Status = StatusCertified
+	}
+	r.Note = strings.TrimPrefix(r.Note+"; ", "; ") + why
 }
 
 // searchRanges runs the witness search of solver.MaximizeRanges and keeps
@@ -385,7 +495,7 @@ func searchRanges(ctx context.Context, ranges []bounds.Range, k int, s *Settings
 // ranges (certify.CertifyRanges: through the symmetric ranges containing
 // them, a proved bound over the whole box for every K) and keeps what it
 // proves. Past certify.MaxRangeTerms it says so in r.Note.
-func piecesRanges(ctx context.Context, ranges []bounds.Range, k int, s *Settings, tol float64, r *Result) error {
+func piecesRanges(ctx, checkCtx context.Context, ranges []bounds.Range, k int, s *Settings, tol float64, r *Result) error {
 	if s.Timeout == 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, DefaultCertTimeout)
@@ -399,7 +509,13 @@ func piecesRanges(ctx context.Context, ranges []bounds.Range, k int, s *Settings
 	if err != nil {
 		return err
 	}
-	keepPieces(c, "two-point pieces (symmetric ranges, n = d k)", tol, r)
+	if keepPieces(c, MethodPiecesRanges, tol, r) {
+		// Where every range has the same c_l the proof is Certify's for the
+		// box [c_l, 1-c_l]^D, which contains the ranges: its file states
+		// that box's bound. With several c_l there is no file yet.
+		r.Certificate = c.File(len(ranges), k)
+		checkPieces(checkCtx, s, tol, r)
+	}
 	return nil
 }
 
@@ -500,17 +616,19 @@ func PostRanges(ctx context.Context, ranges []bounds.Range, k int, alpha, eps fl
 		Method:           solver.MethodClosedForm,
 	}
 	r.Post, r.PostUpper, r.Status = r.LB, r.UB, StatusBounds
+	r.Check.Status = CheckNone
 	if s == nil {
 		s = &Settings{}
 	}
 	if !s.BoundsOnly {
+		checkCtx := ctx
 		if s.Timeout > 0 {
 			var cancel context.CancelFunc
 			ctx, cancel = context.WithTimeout(ctx, s.Timeout)
 			defer cancel()
 		}
 		if !s.NoCertify && !solver.NearOne(alpha, tol) && r.UB-r.Post > tol {
-			if err := piecesRanges(ctx, ranges, k, s, tol, &r); err != nil {
+			if err := piecesRanges(ctx, checkCtx, ranges, k, s, tol, &r); err != nil {
 				return Result{}, fmt.Errorf("bernamp.PostRanges: %w", err)
 			}
 		}

@@ -4,6 +4,9 @@ import (
 	"context"
 	"math"
 	"math/rand/v2"
+	"reflect"
+	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/bernamp/bernamp/bounds"
@@ -152,9 +155,10 @@ func TestPostRanges(t *testing.T) {
 	if err != nil || r.Status != StatusBounds || r.Post != r.LB || r.PostUpper != r.UB || r.Witness != nil {
 		t.Errorf("d = 6: %+v, %v; want the closed forms", r, err)
 	}
-	r, err = PostRanges(ctx, big, 1, 5, 1, nil)
-	if err != nil || r.Status != StatusCertified || r.Post != r.LB || r.PostUpper-r.LB > 1e-9 || r.PostUpper < r.LB || r.Pieces == nil {
-		t.Errorf("d = 6: %+v, %v; want Post = LB proved by the pieces certificate", r, err)
+	r, err = PostRanges(ctx, big, 1, 5, 1, &Settings{Check: true})
+	if err != nil || r.Status != StatusCertified || r.Post != r.LB || r.PostUpper-r.LB > 1e-9 || r.PostUpper < r.LB || r.Pieces == nil ||
+		r.Check.Status != CheckVerified || r.Certificate == nil || r.Certificate.D != 6 || !strings.HasPrefix(r.Certificate.C, "0.09999999") {
+		t.Errorf("d = 6: %+v, %v; want Post = LB proved by the pieces certificate of [c_l, 1-c_l]^6 (c_l = 1-0.9 in float64), checked", r, err)
 	}
 
 	// Symmetric ranges with distinct c_l: the certificate's bound is above
@@ -166,8 +170,14 @@ func TestPostRanges(t *testing.T) {
 		t.Fatal(err)
 	}
 	r, err = PostRanges(ctx, mixed, 2, 5, 0.5, nil)
-	if err != nil || r.Status != StatusCertified || r.PostUpper < w.Post || r.PostUpper-r.LB > 1e-9 || w.PostUpper-w.Post < 1e-3 {
+	if err != nil || r.Status != StatusCertified || r.PostUpper < w.Post || r.PostUpper-r.LB > 1e-9 || w.PostUpper-w.Post < 1e-3 || r.Check.Status != CheckOff {
 		t.Errorf("mixed c: certified %+v (%v); witness search alone post %v post_upper %v", r, err, w.Post, w.PostUpper)
+	}
+	// Checked: distinct c_l have no certificate file yet, so the pieces
+	// bound is not used.
+	r, err = PostRanges(ctx, mixed, 2, 5, 0.5, &Settings{Check: true})
+	if err != nil || r.Status == StatusCertified || r.PostUpper != r.UB || r.Check.Status != CheckNone || !strings.Contains(r.Note, "no certificate") {
+		t.Errorf("mixed c, checked: %+v (%v); want post_upper = UB, check none", r, err)
 	}
 	for _, ranges := range [][]bounds.Range{nil, {{Lo: 0.5, Hi: 0.5}}, {{Lo: 0, Hi: 0.5}}, {{Lo: 0.2, Hi: 1}}} {
 		if _, err := PostRanges(ctx, ranges, 1, 5, 1, nil); err == nil {
@@ -253,5 +263,51 @@ func TestPiecesBoxes(t *testing.T) {
 		if b < 100_000 || b > 1_000_000 || (b > 100_000 && !fits) || !most {
 			t.Errorf("PiecesBoxes(%d) = %d: MemoryBytes %d, next %d", mem, b, certify.MemoryBytes(b), certify.MemoryBytes(b+1))
 		}
+	}
+}
+
+// TestChecked: with Settings.Check, Post's certificate is the proof it found, re-proved
+// by the independent checker (Check verified, the claim is PostUpper, the
+// file deterministic); a certificate the checker rejects leaves PostUpper
+// at UB with status not certified; without it the check is off and PostUpper the same.
+func TestChecked(t *testing.T) {
+	ctx := context.Background()
+	for _, p := range []Params{{D: 1, K: 1, C: 0.1, Alpha: 5, Eps: 1}, {D: 1, K: 2, C: 0.1, Alpha: 5, Eps: 2.5}, {D: 3, K: 1, C: 0.3, Alpha: 50, Eps: 1}} {
+		r, err := Post(ctx, p, &Settings{Check: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.Status != StatusCertified || r.Method != MethodPieces || r.Check.Status != CheckVerified || r.Certificate == nil {
+			t.Fatalf("%+v: status %s method %q check %+v certificate %v", p, r.Status, r.Method, r.Check, r.Certificate != nil)
+		}
+		if r.Check.Tiles != len(r.Certificate.Tiles) || r.Check.Tiles == 0 {
+			t.Errorf("%+v: check saw %d tiles, the file has %d", p, r.Check.Tiles, len(r.Certificate.Tiles))
+		}
+		if claim, _ := strconv.ParseFloat(r.Certificate.Claim, 64); claim != r.PostUpper {
+			t.Errorf("%+v: claim %v, post_upper %v", p, claim, r.PostUpper)
+		}
+		again, _ := Post(ctx, p, &Settings{Check: true})
+		if !reflect.DeepEqual(r.Certificate, again.Certificate) {
+			t.Errorf("%+v: two runs give different certificates", p)
+		}
+		off, _ := Post(ctx, p, nil)
+		if off.Check.Status != CheckOff || off.PostUpper != r.PostUpper || off.Status != StatusCertified {
+			t.Errorf("%+v: without Check: check %q post_upper %v status %s", p, off.Check.Status, off.PostUpper, off.Status)
+		}
+		// A rejected certificate: the claim lowered below the checked bound.
+		bad := r
+		f := *r.Certificate
+		f.Claim = f.LB
+		bad.Certificate = &f
+		checkPieces(ctx, &Settings{Check: true}, 1e-9, &bad)
+		if bad.Check.Status != CheckRejected || bad.PostUpper != bad.UB || bad.Status == StatusCertified || bad.Certificate != nil ||
+			!strings.Contains(bad.Note, "claim") {
+			t.Errorf("%+v: a rejected certificate gives check %+v post_upper %v (UB %v) status %s note %q", p, bad.Check, bad.PostUpper, bad.UB, bad.Status, bad.Note)
+		}
+	}
+	// The closed form needs no certificate: check none.
+	r, err := Post(ctx, Params{D: 1, K: 1, C: 0.1, Alpha: 5, Eps: 0}, &Settings{Check: true})
+	if err != nil || r.Check.Status != CheckNone || r.Certificate != nil || r.Status != StatusCertified {
+		t.Errorf("eps 0: %v check %+v certificate %v status %s", err, r.Check, r.Certificate != nil, r.Status)
 	}
 }

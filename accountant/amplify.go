@@ -60,6 +60,7 @@ func Post(ctx context.Context, k Kernel, alpha, eps float64, s *bernamp.Settings
 		Params: bernamp.Params{D: k.D, K: k.K, C: k.C, Alpha: alpha, Eps: eps},
 		LB:     lo, Post: lo, PostUpper: up, UB: up, UBPostProcessing: eps, UBAsymptote: up,
 		Status: bernamp.StatusCertified, Conjecture: bernamp.ConjectureProved, Method: MethodAsymptote,
+		Check: bernamp.Check{Status: bernamp.CheckNone},
 	}
 	return r, nil
 }

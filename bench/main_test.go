@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -10,6 +11,38 @@ import (
 	"testing"
 	"time"
 )
+
+// The grid files are read as the CLI reads them: Figure 1 has 750 points in
+// the order d, k, c, alpha, eps (eps fastest), eps 0.1 to 5 exactly as
+// decimals; every 10th eps keeps 1, 2, 3, 4, 5.
+func TestLoadGrid(t *testing.T) {
+	g, err := loadGrid("fig1", 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(g.pts) != 750 || g.neps != 50 {
+		t.Fatalf("fig1: %d points, %d eps", len(g.pts), g.neps)
+	}
+	first, last := g.pts[0], g.pts[len(g.pts)-1]
+	if first.D != 1 || first.K != 1 || first.C != 0.01 || first.Alpha != 50 || first.Eps != 0.1 ||
+		last.D != 15 || last.C != 0.3 || last.Eps != 5 || g.pts[2].Eps != 0.3 {
+		t.Errorf("fig1: first %+v, last %+v, third eps %v", first, last, g.pts[2].Eps)
+	}
+	g, err = loadGrid("fig3", 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var eps []float64
+	for _, p := range g.pts[:5] {
+		eps = append(eps, p.Eps)
+	}
+	if len(g.pts) != 15 || fmt.Sprint(eps) != "[1 2 3 4 5]" || g.pts[14].K != 4 || g.pts[14].D != 1 {
+		t.Errorf("fig3 every 10: %d points, eps %v, last %+v", len(g.pts), eps, g.pts[14])
+	}
+	if _, err := loadGrid("nosuch", 1); err == nil {
+		t.Errorf("a missing grid loaded")
+	}
+}
 
 // The harness's smoke run: the seconds-long suite writes a report with the
 // machine header, every experiment's section and its tables, and the file
@@ -30,13 +63,22 @@ func TestSmokeReport(t *testing.T) {
 		t.Errorf("the file differs from stdout")
 	}
 	for _, want := range []string{"- machine: ", "- go: go", "| bounds.Lower | 1 |", "| 2 | 1 | 4 | 4 |",
-		"| 3 | 1 | 8 |", "## Time", "Baseline misses: 0 of 1 points (1 with a certified reference); above our witness: 0.", "| 2 | "} {
+		"| 3 | 1 | 8 |", "## Time", "Baseline misses: 0 of 1 points (1 with a certified reference); above our witness: 0.", "| 2 | ",
+		// pieces: Figure 3, every 25th eps: 6 points, all proved.
+		"| fig3 | 6 | 6 | 0 | ",
+		// scaling: n = 10 at both c, by the certificate.
+		"| 0.4999 | 10 | pieces | proved | ", "| 0.45 | 10 | pieces | proved | ",
+		// check: every 50th eps of Figure 3 (eps 5 at k = 1, 2, 4), all accepted.
+		"| fig3 | 3 | 3 | 3 | 0 | ", "| 10 | 0.4999 | pieces | ",
+		// post: 6 points of Figure 3 on 2 workers, each verified and certified.
+		"| 6 | 2 | ", " | 6 | 0 | 0 | 6 / 6 | 0 | 0 |",
+		"dp_accounting live: not run in the smoke suite."} {
 		if !strings.Contains(rep, want) {
 			t.Errorf("report lacks %q", want)
 		}
 	}
 	for i, e := range experiments {
-		if !strings.Contains(rep, "## "+string(rune('1'+i))+". "+e.title) {
+		if !strings.Contains(rep, fmt.Sprintf("## %d. %s\n", i+1, e.title)) {
 			t.Errorf("report lacks section %q", e.title)
 		}
 	}

@@ -44,10 +44,22 @@ func Renyi(alpha, p float64) float64 {
 //	X = sinh(alpha D) sinh((alpha-1) D) / cosh^2(D/2),
 //
 // a form with no cancellation anywhere (log X is needed only to absolute
-// accuracy), and no overflow since log X is assembled from logs.
+// accuracy), and no overflow since log X is assembled from logs. Only
+// alpha D itself can overflow (alpha near 1e308), so for (alpha-1) D >
+// renyiTail the equivalent exact identity
+//
+//	r = D - ( log1p(e^-D) - log1p(e^-((2 alpha - 1) D)) ) / (alpha-1)
+//
+// (log cosh y = y - log 2 + log1p(e^(-2y)) for A and B) is used: the
+// correction is at most log(2)/renyiTail = 1.1% of D, so it costs no
+// accuracy, and it never overflows: r -> D as alpha -> Inf.
 func renyiLogit(alpha, D float64) float64 {
 	if D == 0 {
 		return 0
+	}
+	if b := alpha - 1; b*D > renyiTail {
+		// (2 alpha - 1) D may overflow to +Inf: e^-Inf = 0 is right.
+		return D - (math.Log1p(math.Exp(-D))-math.Log1p(math.Exp(-(alpha+b)*D)))/b
 	}
 	logX := logspace.Sinh(alpha*D) + logspace.Sinh((alpha-1)*D) - 2*logspace.Cosh(D/2)
 	return 0.5 * logspace.Softplus(logX) / (alpha - 1)
@@ -128,6 +140,10 @@ func Logit(alpha, eps float64) float64 {
 	D, _ := floatbits.Bisect(lo, hi, func(D float64) bool { return renyiLogit(alpha, D) > eps })
 	return D
 }
+
+// renyiTail is the (alpha-1) D above which renyiLogit uses the large-order
+// identity.
+const renyiTail = 64
 
 // Regula falsi in Logit stops at maxFalsi steps or a bracket of relative
 // width falsiWidth; bisection on the float bits finishes in about 20 steps.

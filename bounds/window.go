@@ -66,12 +66,44 @@ import (
 // sum for n up to 10^4.
 //
 // Numerics: the walk forms terms in linear space, relative to the largest,
-// when D <= 600 (Phi carried as Phi e^-((alpha-1) l(u_i0)), so large alpha D
-// cannot overflow), and in log space otherwise; the bisection and the flat
-// test work in log space.
+// when D <= 600 and (alpha-1) D <= linearMaxV0 (Phi carried as Phi
+// e^-((alpha-1) l(u_i0)), so large alpha D cannot overflow), and in log
+// space otherwise; the bisection and the flat test work in log space.
+//
+// Large orders. In log space no term is formed as log b_i + log Phi(u_i):
+// log Phi is about (alpha-1) l, and once alpha D passes about 1e15 its
+// rounding (an ulp of 16 or more at (alpha-1) l = 7e16) swamps the
+// differences of the log b_i, so the peak landed anywhere, the walk's
+// terms overflowed to +Inf and the compensated sum made NaN of them
+// (Lower(105, 123, 0.42, 1.785714285714573e13, 4038) was NaN), and past
+// alpha D = 1.8e308 log Phi itself overflows. Instead terms are ratios to a
+// reference term, log(Phi(u_b)/Phi(u_a)) from l_b - l_a computed directly
+// without cancellation (see ratio), and LB = l_ref + (log(f-1) - (alpha-1)
+// l_ref)/(alpha-1) never forms (alpha-1) l_ref in a sum (see lb). Then LB is
+// finite for every alpha, and LB -> max l over the support as alpha -> Inf.
 func pairDivergence(n int, c, alpha, D float64) float64 {
 	s := newFoldedSum(n, c, alpha, D)
-	return logspace.Softplus(s.logSum()) / (alpha - 1)
+	ref, logBRef, L := s.logSum()
+	return s.lb(ref, logBRef, L)
+}
+
+// lb returns LB = log(f)/(alpha-1) given log(f-1) = logBRef + log
+// Phi(ref) + L.
+func (s *foldedSum) lb(ref point, logBRef, L float64) float64 {
+	if math.IsInf(L, -1) {
+		return 0
+	}
+	a := s.alpha
+	rest := logBRef + ref.logQ2 + logspace.OneMinusExp(-a*ref.ell) + L
+	if ref.v > 1 {
+		// log Phi(ref) = v + log Q2 + log(1 - e^-v) + log(1 - e^(-alpha l)).
+		rest += logspace.OneMinusExp(-ref.v)
+		if x := ref.v + rest; x > 0 {
+			return ref.ell + (rest+math.Log1p(math.Exp(-x)))/(a-1)
+		}
+		return logspace.Softplus(ref.v+rest) / (a - 1)
+	}
+	return logspace.Softplus(logExpm1(ref.v)+rest) / (a - 1)
 }
 
 // Truncation thresholds: each side stops when its proved remainder is at
@@ -117,13 +149,21 @@ func newFoldedSum(n int, c, alpha, D float64) foldedSum {
 	s.p, s.omp = math.Exp(s.logp), math.Exp(s.log1mp)
 	s.tanh = math.Tanh(D / 2)
 	s.logTanh = logPos(s.tanh)
-	s.logPhi0 = s.log1mp + logExpm1((alpha-1)*D) + logspace.OneMinusExp(-alpha*D)
+	v0 := (alpha - 1) * D
+	s.logPhi0 = s.log1mp + logExpm1(v0) + logspace.OneMinusExp(-alpha*D)
 	// Linear space needs p >= e^-600 (P2 >= p, z <= e^600) and Phi, about
-	// alpha^2 l^2 at small l >= (1-2p)(1-e^-lam), far above underflow.
-	s.linear = D <= 600 && s.tanh*-math.Expm1(-s.lam) > 1e-100
+	// alpha^2 l^2 at small l >= (1-2p)(1-e^-lam), far above underflow; and
+	// (alpha-1) D <= linearMaxV0, so that (alpha-1) l - shift, a difference
+	// of two rounded products, keeps an absolute error below 1e-7.
+	s.linear = D <= 600 && s.tanh*-math.Expm1(-s.lam) > 1e-100 && v0 <= linearMaxV0
 	s.expNegShift = 1
 	return s
 }
+
+// linearMaxV0 is the largest (alpha-1) D of the linear path: beyond, the
+// log path, whose term ratios keep full relative accuracy at any order, is
+// used (the fuzzed domain had alpha D up to 6e8 on the linear path).
+const linearMaxV0 = 0x1p30
 
 // logExpm1 returns log(e^x - 1) for x > 0.
 func logExpm1(x float64) float64 {
@@ -145,13 +185,17 @@ func logPos(x float64) float64 {
 
 // point is Phi and the quantities the tail bounds need at u = e^(-lam m).
 type point struct {
-	lin    bool    // from linPoint: phi is set; else logPhi
-	phi    float64 // Phi(u) e^-shift
-	logPhi float64 // log Phi(u)
-	P2     float64 // P2 = p + (1-p) u (linear path)
-	logP2  float64 // log P2 (log path)
-	logU   float64 // log u (log path)
-	u, ell float64 // u, l
+	lin   bool    // from linPoint: phi and P2 are set; else the log fields
+	phi   float64 // Phi(u) e^-shift
+	P2    float64 // P2 = p + (1-p) u (linear path)
+	m     int     // n - 2i; -1 for u = 0 (log path)
+	x     float64 // lam m = -log u, +Inf for u = 0 (log path)
+	logP2 float64 // log P2 (log path)
+	logQ2 float64 // log Q2 (log path)
+	logU  float64 // log u (log path)
+	v     float64 // (alpha-1) l (log path)
+	u     float64
+	ell   float64 // l = log(Q2/P2)
 }
 
 // uOverP returns u/P2 at a point.
@@ -162,15 +206,63 @@ func (pt point) uOverP() float64 {
 	return math.Exp(pt.logU - pt.logP2)
 }
 
-// logPoint evaluates Phi at m = n - 2i >= 1 in log space.
+// logPoint returns the log-space point at m = n - 2i >= 1.
 func (s *foldedSum) logPoint(m int) point {
 	x := s.lam * float64(m)
 	logE := logspace.OneMinusExp(-x)
 	logP2 := logspace.Add(s.logp, s.log1mp-x)
 	logQ2 := logspace.Add(s.log1mp, s.logp-x)
 	ell := logspace.Softplus(s.logTanh + logE - logP2)
-	logPhi := logQ2 + logExpm1((s.alpha-1)*ell) + logspace.OneMinusExp(-s.alpha*ell)
-	return point{logPhi: logPhi, logP2: logP2, logU: -x, u: math.Exp(-x), ell: ell}
+	return point{m: m, x: x, logP2: logP2, logQ2: logQ2, logU: -x, u: math.Exp(-x), ell: ell, v: (s.alpha - 1) * ell}
+}
+
+// zero returns the log-space point at u = 0 (l = D).
+func (s *foldedSum) zero() point {
+	return point{m: -1, x: math.Inf(1), logP2: s.logp, logQ2: s.log1mp, logU: math.Inf(-1), ell: s.D, v: (s.alpha - 1) * s.D}
+}
+
+// dEll returns l_b - l_a for log-space points, without cancellation: from
+// Q2_a P2_b - Q2_b P2_a = (1-2p)(u_b - u_a),
+//
+//	l_b - l_a = -log1p( (1-2p) (u_b - u_a) / (P2_a Q2_b) )   for u_b > u_a,
+//
+// and the same with a and b swapped, negated, for u_b < u_a. u_b - u_a =
+// u_b (1 - e^-(lam (m_a - m_b))) is formed from the exact index gap.
+func (s *foldedSum) dEll(a, b point) float64 {
+	if a.m == b.m {
+		return 0
+	}
+	sign := -1.0
+	if a.m >= 0 && (b.m < 0 || a.m < b.m) { // u_a > u_b
+		a, b, sign = b, a, 1
+	}
+	gap := math.Inf(1)
+	if a.m >= 0 {
+		gap = s.lam * float64(a.m-b.m)
+	}
+	z := s.logTanh - b.x + logspace.OneMinusExp(-gap) - a.logP2 - b.logQ2
+	return sign * logspace.Softplus(z)
+}
+
+// ratio returns log(Phi(u_b)/Phi(u_a)) for log-space points:
+//
+//	log(Q2_b/Q2_a) + [log expm1(v_b) - log expm1(v_a)] + [log(1 - e^(-alpha l_b)) - log(1 - e^(-alpha l_a))],
+//
+// v = (alpha-1) l, where for v_a, v_b > 1 the middle bracket is (alpha-1)
+// (l_b - l_a) + log(1 - e^-v_b) - log(1 - e^-v_a) with l_b - l_a from dEll:
+// the ratio keeps its relative accuracy at any alpha, where the difference
+// of (alpha-1) l_b and (alpha-1) l_a would carry an ulp of alpha D.
+func (s *foldedSum) ratio(a, b point) float64 {
+	if a.m == b.m {
+		return 0
+	}
+	r := b.logQ2 - a.logQ2
+	if a.v > 1 && b.v > 1 {
+		r += (s.alpha-1)*s.dEll(a, b) + logspace.OneMinusExp(-b.v) - logspace.OneMinusExp(-a.v)
+	} else {
+		r += logExpm1(b.v) - logExpm1(a.v)
+	}
+	return r + logspace.OneMinusExp(-s.alpha*b.ell) - logspace.OneMinusExp(-s.alpha*a.ell)
 }
 
 // linPoint evaluates Phi e^-shift at m = n - 2i >= 1 in linear space (s.linear
@@ -229,12 +321,12 @@ func (s *foldedSum) linPoint(m int) (point, bool) {
 	return point{lin: true, phi: phi, P2: P2, u: u, ell: ell}, true
 }
 
-// logPhiOf returns log Phi at a point from either path.
-func (s *foldedSum) logPhiOf(pt point) float64 {
+// logPhi0Over returns log(Phi(0)/Phi(u)) at a point from either path.
+func (s *foldedSum) logPhi0Over(pt point) float64 {
 	if pt.lin {
-		return logPos(pt.phi) + s.shift
+		return s.logPhi0 - logPos(pt.phi) - s.shift
 	}
-	return pt.logPhi
+	return -s.ratio(s.zero(), pt)
 }
 
 func (s *foldedSum) logB(i int) float64 { return logBinomPMF(i, s.n, s.c) }
@@ -272,22 +364,27 @@ func twoSum(a, b float64) (s, e float64) {
 	return s, e
 }
 
-// logSum returns log(f - 1).
-func (s *foldedSum) logSum() float64 {
+// logSum returns log(f - 1) as logBRef + log Phi(ref) + L: a reference
+// term b_ref Phi(ref) (b = 1 for u = 0) and the log of the sum relative to
+// it. L = -Inf when every term is 0.
+func (s *foldedSum) logSum() (ref point, logBRef, L float64) {
 	if math.IsInf(s.logPhi0, -1) || math.IsNaN(s.logPhi0) {
-		return math.Inf(-1) // D = 0 to float64: every term is 0
+		return s.zero(), 0, math.Inf(-1) // D = 0 to float64: every term is 0
 	}
 	if s.last+1 <= fullSumMax {
+		ref, logBRef = s.logPoint(s.n), s.logB(0)
 		acc := logspace.NewAcc()
 		for i := 0; i <= s.last; i++ {
-			acc.Add(s.logB(i) + s.logPoint(s.n-2*i).logPhi)
+			acc.Add(s.logB(i) - logBRef + s.ratio(ref, s.logPoint(s.n-2*i)))
 		}
-		return acc.Log()
+		return ref, logBRef, acc.Log()
 	}
 	if v, ok := s.flat(); ok {
-		return v
+		return s.zero(), 0, v
 	}
-	return s.walk(s.peak())
+	i0 := s.peak()
+	ref, L = s.walk(i0)
+	return ref, s.logB(i0), L
 }
 
 // mode returns the mode floor((n+1) c) of Binomial(n, c), clamped to [0, n].
@@ -327,7 +424,8 @@ func logGeom(r float64) float64 {
 
 // flat tries the O(1) case: Phi flat to flatFrac over the binomial bulk
 // [lo, hi] inside [0, last], and the bulk's complement below flatFrac. Then
-// Phi(0) (1-delta)(1-T) <= f - 1 <= Phi(0) and the lower end is returned.
+// Phi(0) (1-delta)(1-T) <= f - 1 <= Phi(0) and the log of the lower end
+// relative to Phi(0) is returned.
 func (s *foldedSum) flat() (float64, bool) {
 	m0 := s.mode()
 	sd := math.Sqrt(float64(s.n) * s.c * s.q)
@@ -350,7 +448,7 @@ func (s *foldedSum) flat() (float64, bool) {
 		if logT > math.Log(flatFrac) {
 			continue
 		}
-		return s.logPhi0 + math.Log1p(-math.Exp(logDelta)) + math.Log1p(-math.Exp(logT)), true
+		return math.Log1p(-math.Exp(logDelta)) + math.Log1p(-math.Exp(logT)), true
 	}
 	return 0, false
 }
@@ -365,7 +463,7 @@ func (s *foldedSum) peak() int {
 	for lo < hi {
 		mid := lo + (hi-lo)/2
 		up := math.Log(float64(s.n-mid)) - math.Log(float64(mid+1)) + logKap +
-			s.logPoint(s.n-2*mid-2).logPhi - s.logPoint(s.n-2*mid).logPhi
+			s.ratio(s.logPoint(s.n-2*mid), s.logPoint(s.n-2*mid-2))
 		if up > 0 {
 			lo = mid + 1
 		} else {
@@ -394,7 +492,7 @@ func (k *kahan) value() float64 { return k.s + k.c }
 type walker struct {
 	s       *foldedSum
 	logB0   float64 // log b_i0
-	logT0   float64 // log t_i0
+	ref     point   // the log-space point of i0
 	invPhi0 float64 // e^shift/Phi(u_i0) (linear path)
 	// linear path: b_i/b_i0 by recurrence, anchored every anchorEvery steps.
 	beta  float64
@@ -408,7 +506,7 @@ func (w *walker) term(i, dir int) (float64, point) {
 	m := s.n - 2*i
 	if !s.linear {
 		pt := s.logPoint(m)
-		return math.Exp(s.logB(i) + pt.logPhi - w.logT0), pt
+		return math.Exp(s.logB(i) - w.logB0 + s.ratio(w.ref, pt)), pt
 	}
 	w.steps++
 	switch {
@@ -422,18 +520,21 @@ func (w *walker) term(i, dir int) (float64, point) {
 	pt, ok := s.linPoint(m)
 	if !ok || w.beta > 1e300 || w.beta < 1e-300 {
 		// Out of the linear range (far from i0): through logs.
+		lp := s.logPoint(m)
 		if !ok {
-			pt = s.logPoint(m)
+			pt = lp
 		}
-		return math.Exp(s.logB(i) + s.logPhiOf(pt) - w.logT0), pt
+		return math.Exp(s.logB(i) - w.logB0 + s.ratio(w.ref, lp)), pt
 	}
 	return w.beta * pt.phi * w.invPhi0, pt
 }
 
-// walk sums t_i from i0 outward and returns log(f - 1).
-func (s *foldedSum) walk(i0 int) float64 {
+// walk sums t_i from i0 outward and returns the log-space point of i0 and
+// log(f - 1) - log t_i0.
+func (s *foldedSum) walk(i0 int) (point, float64) {
 	w := walker{s: s, logB0: s.logB(i0)}
 	pt0 := s.logPoint(s.n - 2*i0)
+	w.ref = pt0
 	if s.linear {
 		s.shift = (s.alpha - 1) * pt0.ell
 		s.expNegShift = math.Exp(-s.shift)
@@ -443,7 +544,6 @@ func (s *foldedSum) walk(i0 int) float64 {
 			s.linear = false // Phi(u_i0) near underflow: all in logs
 		}
 	}
-	w.logT0 = w.logB0 + s.logPhiOf(pt0)
 	w.term(i0, 0)
 	var sum kahan
 	sum.add(1)
@@ -473,7 +573,7 @@ func (s *foldedSum) walk(i0 int) float64 {
 		t, pt = w.term(lo, -1)
 		sum.add(t)
 	}
-	return w.logT0 + math.Log(sum.value())
+	return w.ref, math.Log(sum.value())
 }
 
 // logT returns log(t_i/t_i0) given its float64 value t, through logs
@@ -482,7 +582,7 @@ func (w *walker) logT(i int, t float64) float64 {
 	if t > 0 {
 		return logPos(t)
 	}
-	return w.s.logB(i) + w.s.logPoint(w.s.n-2*i).logPhi - w.logT0
+	return w.s.logB(i) - w.logB0 + w.s.ratio(w.ref, w.s.logPoint(w.s.n-2*i))
 }
 
 // rightTail returns a bound on log(sum_(i>hi) t_i/t_i0) given logt =
@@ -506,7 +606,7 @@ func rightTail(s *foldedSum, hi int, logt float64, pt point, a float64) float64 
 func leftTail(s *foldedSum, lo int, logt float64, pt point, a float64) float64 {
 	q := float64(lo) / (float64(s.n-lo+1) * s.kap)
 	// Phi(0) b_lo q/(1-q) relative to t_i0 is (t_lo/t_i0) (Phi(0)/Phi(u_lo)) q/(1-q).
-	byFlat := logt + s.logPhi0 - s.logPhiOf(pt) + logGeom(q)
+	byFlat := logt + s.logPhi0Over(pt) + logGeom(q)
 	Gamma := (a - 1 + 2/pt.ell) * s.tanh * pt.uOverP() / s.omp
 	byTilt := logt + logGeom(q*math.Exp(2*s.lam*Gamma))
 	if math.IsNaN(byTilt) {

@@ -163,9 +163,12 @@ func TestWindowPaths(t *testing.T) {
 			t.Errorf("%+v: flat shortcut not taken", tc)
 			continue
 		}
-		walked := s.walk(s.peak())
-		if math.Abs(flat-walked) > 1e-14*math.Max(1, math.Abs(walked)) || walked > s.logPhi0+1e-14*math.Abs(s.logPhi0) {
-			t.Errorf("%+v: flat %.17g, walk %.17g, log Phi(0) %.17g", tc, flat, walked, s.logPhi0)
+		i0 := s.peak()
+		ref, walked := s.walk(i0)
+		// The LBs from both, and the walk's below the one from Phi(0).
+		lbFlat, lbWalk, lbPhi0 := s.lb(s.zero(), 0, flat), s.lb(ref, s.logB(i0), walked), s.lb(s.zero(), 0, 0)
+		if math.Abs(lbFlat-lbWalk) > 1e-14*lbWalk || lbWalk > lbPhi0*(1+1e-14) {
+			t.Errorf("%+v: LB from flat %.17g, from walk %.17g, from Phi(0) %.17g", tc, lbFlat, lbWalk, lbPhi0)
 		}
 	}
 }

@@ -41,6 +41,13 @@ const Format = "bernamp-pieces-certificate"
 // Version is the format version written; readers reject others.
 const Version = 1
 
+// MaxBytes is the largest file Decode reads: 1 GiB, about ten million
+// tiles, ten times the solver's largest proof (1,000,000 boxes).
+const MaxBytes = 1 << 30
+
+// maxBytes is MaxBytes, lowered by a test.
+var maxBytes int64 = MaxBytes
+
 // ErrFormat is wrapped by every error about a malformed file.
 var ErrFormat = errors.New("certfile: malformed certificate")
 
@@ -154,11 +161,16 @@ func (f *File) WriteDir(dir string) (string, error) {
 // Decode reads one certificate and checks its shape: format, version,
 // every field present, integers in range, numbers that parse. It does not
 // check any mathematics (package verify does).
+// A file larger than MaxBytes is refused before it is parsed.
 func Decode(r io.Reader) (*File, error) {
-	dec := json.NewDecoder(r)
+	lr := &io.LimitedReader{R: r, N: maxBytes + 1}
+	dec := json.NewDecoder(lr)
 	dec.DisallowUnknownFields()
 	var f File
 	if err := dec.Decode(&f); err != nil {
+		if lr.N <= 0 {
+			return nil, fmt.Errorf("%w: larger than %d bytes", ErrFormat, maxBytes)
+		}
 		return nil, fmt.Errorf("%w: %v", ErrFormat, err)
 	}
 	if err := f.Validate(); err != nil {

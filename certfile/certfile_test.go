@@ -86,3 +86,21 @@ func TestDecodeRejects(t *testing.T) {
 		}
 	}
 }
+
+// TestDecodeTooLarge: a file past the size cap is refused, saying so, and
+// one just under it is read.
+func TestDecodeTooLarge(t *testing.T) {
+	var b strings.Builder
+	if err := New(Point{D: 1, K: 1, N: 1, C: 0.1, Alpha: 5, Eps: 1, Claim: 1, Tiles: [][4]float64{{math.Inf(-1), 0, math.Inf(-1), math.Inf(1)}}}).Encode(&b); err != nil {
+		t.Fatal(err)
+	}
+	defer func(m int64) { maxBytes = m }(maxBytes)
+	maxBytes = int64(b.Len())
+	if _, err := Decode(strings.NewReader(b.String())); err != nil {
+		t.Errorf("a file of exactly the cap: %v", err)
+	}
+	maxBytes = int64(b.Len()) - 10
+	if _, err := Decode(strings.NewReader(b.String())); err == nil || !strings.Contains(err.Error(), "larger than") {
+		t.Errorf("a file past the cap: %v", err)
+	}
+}

@@ -263,15 +263,15 @@ func (pr *problem) upper(sup float64) float64 {
 	if math.IsInf(sup, 1) || math.IsNaN(sup) {
 		return math.Inf(1)
 	}
-	w := math.Exp(4 * eps64 * (math.Abs(pr.logE) + 1))
+	w := math.Exp(combineUlps * eps64 * (math.Abs(pr.logE) + 1))
 	s := sup + (pr.k1+pr.k2)*w
-	s += 4 * eps64 * (math.Abs(sup) + (pr.k1+pr.k2)*w)
+	s += combineUlps * eps64 * (math.Abs(sup) + (pr.k1+pr.k2)*w)
 	if !(s > 0) {
 		return math.Inf(1)
 	}
 	ls := math.Log(s)
 	u := (pr.logU + ls) / (pr.alpha - 1)
-	return floatbits.Up(u, 4) + 4*eps64*(math.Abs(pr.logU)+math.Abs(ls)+1)/(pr.alpha-1)
+	return floatbits.Up(u, 4) + combineUlps*eps64*(math.Abs(pr.logU)+math.Abs(ls)+1)/(pr.alpha-1)
 }
 
 // box is a rectangle of logits [s1, s2] x [t1, t2] (p = 1/(1+e^-s)); ends
@@ -644,7 +644,7 @@ func (pr *problem) partial(b *box, pts []*point, tails [nKinds]float64, window b
 	quad := math.Max(quadMax(r1.hi, 0, r2.hi, 0, d.hi), quadMax(r1.lo, 0, r2.hi, d.lo, 0))
 	cube := math.Max(math.Max(r3.hi, 0)*d.hi*d.hi*d.hi, math.Max(-r3.lo, 0)*-d.lo*d.lo*d.lo) / 6
 	ub := a0 + quad + cube
-	ub += 8 * eps64 * (math.Abs(a0) + math.Abs(quad) + cube)
+	ub += termUlps * eps64 * (math.Abs(a0) + math.Abs(quad) + cube)
 	return ub, finiteAll(ub)
 }
 
@@ -687,7 +687,7 @@ func (pr *problem) taylor(psi val, c *point, pts []*point, tails [nKinds]float64
 		cs += math.Max(x, 0) * float64(i) / 3
 		ct += math.Max(x, 0) * float64(j) / 3
 	}
-	ub += 8 * eps64 * (math.Abs(psi.v) + math.Abs(xp) + math.Abs(xq) + math.Abs(ub))
+	ub += termUlps * eps64 * (math.Abs(psi.v) + math.Abs(xp) + math.Abs(xq) + math.Abs(ub))
 	if !finiteAll(ub) {
 		return taylorBound{}, false
 	}
@@ -780,7 +780,7 @@ func (pr *problem) deriv(t *point, k int, ls [2]float64) val {
 		e += math.Abs(co[n]) * x.err
 		m += math.Abs(co[n] * x.v)
 	}
-	return val{v, e + 4*eps64*m}
+	return val{v, e + combineUlps*eps64*m}
 }
 
 // derivRange bounds D^(i,j) psi e^(i ls[0] + j ls[1]) over the box whose
@@ -828,7 +828,7 @@ func (pr *problem) derivRange(pts []*point, k int, tails [nKinds]float64, ls [2]
 			// this range is far narrower than the two pieces' apart.
 			if !windowed && rho[n].lo > 0 && !math.IsInf(rho[n].hi, 1) {
 				b := interval{rho[n].lo - pr.k1, rho[n].hi - pr.k1}
-				m := 4 * eps64 * (rho[n].hi + pr.k1)
+				m := combineUlps * eps64 * (rho[n].hi + pr.k1)
 				b = interval{b.lo - m, b.hi + m}
 				pair := scaleIv(co[n], mulIv(ext[n+2], b))
 				if pair.hi-pair.lo < sep.hi-sep.lo {
@@ -840,7 +840,7 @@ func (pr *problem) derivRange(pts []*point, k int, tails [nKinds]float64, ls [2]
 		}
 		r = r.add(scaleIv(co[n], x))
 	}
-	m := 4 * eps64 * (math.Abs(r.lo) + math.Abs(r.hi))
+	m := combineUlps * eps64 * (math.Abs(r.lo) + math.Abs(r.hi))
 	r = interval{r.lo - m, r.hi + m}
 	return r, finiteAll(r.lo, r.hi)
 }
@@ -897,7 +897,7 @@ func quadMax2(gp, gq, hpp, hpq, hqq float64, dp, dq interval) float64 {
 	}
 	// Rounding of the evaluations: a few ulps of the terms' sizes.
 	ep, eq := math.Max(-dp.lo, dp.hi), math.Max(-dq.lo, dq.hi)
-	return m + 8*eps64*(math.Abs(gp)*ep+math.Abs(gq)*eq+(math.Abs(hpp)*ep*ep+2*math.Abs(hpq)*ep*eq+math.Abs(hqq)*eq*eq)/2)
+	return m + termUlps*eps64*(math.Abs(gp)*ep+math.Abs(gq)*eq+(math.Abs(hpp)*ep*ep+2*math.Abs(hpq)*ep*eq+math.Abs(hqq)*eq*eq)/2)
 }
 
 // quadMax returns an upper bound of g d + h d^2 / 2 over d in [d1, d2]
@@ -932,7 +932,7 @@ func (pr *problem) gterm(lg, l float64) val {
 		return val{}
 	}
 	v := math.Exp(lg - l - pr.logE)
-	return val{v, v * 8 * eps64 * (pr.alpha*(math.Abs(lg)+math.Abs(l)) + math.Abs(pr.logE) + 8)}
+	return val{v, v * termUlps * eps64 * (pr.alpha*(math.Abs(lg)+math.Abs(l)) + math.Abs(pr.logE) + 8)}
 }
 
 // ghalves returns, for each of G and G^T and each half, the pair of logs
@@ -993,8 +993,8 @@ func (pr *problem) monotone(pts []*point, tail float64) float64 {
 	switch {
 	case lX < 700 && lY < 700:
 		y := math.Exp(lY)
-		y -= yErr + y*4*eps64*(math.Abs(lY)+math.Abs(pr.logE)+1)
-		return fU + fErr - y + 4*eps64*(fU+y)
+		y -= yErr + y*combineUlps*eps64*(math.Abs(lY)+math.Abs(pr.logE)+1)
+		return fU + fErr - y + combineUlps*eps64*(fU+y)
 	case lY > lX+1e-6:
 		return math.Inf(-1) // G or G^T dwarfs F: e^lY (1 - e^-1e-6) is astronomically large
 	}
@@ -1032,7 +1032,7 @@ func (pr *problem) paired(pts []*point, tail float64) float64 {
 		for _, x := range xs {
 			m += math.Abs(x)
 		}
-		return 8 * eps64 * a * m
+		return termUlps * eps64 * a * m
 	}
 	for h, c := range [2][2]*point{{pts[0], pts[1]}, {pts[1], pts[0]}} {
 		at, other := c[0], c[1]
@@ -1059,7 +1059,7 @@ func (pr *problem) paired(pts []*point, tail float64) float64 {
 			neg.add(ly+math.Log(-math.Expm1(lx-ly))-margin(ly, lx), 0)
 		case lx < 700 && ly > -700: // no overflow, no underflow
 			x, y := math.Exp(lx), math.Exp(ly)
-			d := x - y + 2*eps64*(x+y)
+			d := x - y + expUlps*eps64*(x+y)
 			pos.add(math.Log(d)+r+margin(r), 0)
 		default: // X - Y <= X
 			pos.add(lx+r, 0)
@@ -1081,7 +1081,7 @@ func (pr *problem) paired(pts []*point, tail float64) float64 {
 		return math.Inf(1)
 	case math.Max(lp, ln) < 700:
 		x, y := math.Exp(lp), math.Exp(ln)
-		return x - y + 4*eps64*(x+y) + tiny
+		return x - y + combineUlps*eps64*(x+y) + tiny
 	case ln > lp+1e-6:
 		return math.Inf(-1) // the negative part is astronomically larger
 	}
@@ -1104,7 +1104,7 @@ func (pr *problem) value(t *point) (val, bool) {
 	k1, k2 := pr.k1, pr.k2
 	v := f0.v + f1.v - k1*(gs[0].v+gs[1].v) - k2*(gs[2].v+gs[3].v)
 	e := f0.err + f1.err + k1*(gs[0].err+gs[1].err) + k2*(gs[2].err+gs[3].err)
-	e += 4 * eps64 * (f0.v + f1.v + k1*(gs[0].v+gs[1].v) + k2*(gs[2].v+gs[3].v))
+	e += combineUlps * eps64 * (f0.v + f1.v + k1*(gs[0].v+gs[1].v) + k2*(gs[2].v+gs[3].v))
 	return val{v, e}, true
 }
 
@@ -1122,6 +1122,6 @@ func diff(x, m coord) float64 {
 	}
 	// x and m carry the relative error of their logs (a few ulps of |log|).
 	sx, sm := math.Exp(math.Min(x.l, x.l1)), math.Exp(math.Min(m.l, m.l1))
-	pad := 4 * eps64 * (math.Abs(d) + (sx+sm)*(2+math.Abs(math.Min(x.l, x.l1))+math.Abs(math.Min(m.l, m.l1))))
+	pad := combineUlps * eps64 * (math.Abs(d) + (sx+sm)*(2+math.Abs(math.Min(x.l, x.l1))+math.Abs(math.Min(m.l, m.l1))))
 	return d + math.Copysign(pad, d)
 }

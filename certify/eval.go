@@ -6,9 +6,6 @@ import (
 	"github.com/bernamp/bernamp/internal/logspace"
 )
 
-// eps64 is the unit roundoff of float64.
-const eps64 = 0x1p-53
-
 // coord is one coordinate of a point of the unit square, kept as the pair
 // (log x, log(1-x)) so that x near 0 and near 1 are both exact to relative
 // precision. It is made from the logit s = log(x/(1-x)), which may be ±Inf.
@@ -73,7 +70,7 @@ func (m *model) edgeTail(kl func(int) float64, lam float64) float64 {
 	if m.lo > 0 {
 		j := float64(m.lo - 1)
 		lr := math.Log(j) - math.Log(n-j+1) + (2*a-1)*lam
-		if !(lr < -1e-9) {
+		if !(lr < -logMargin) {
 			return math.Inf(1)
 		}
 		lt := m.lw[m.lo-1] + (a-1)*(n-2*j)*lam
@@ -82,7 +79,7 @@ func (m *model) edgeTail(kl func(int) float64, lam float64) float64 {
 	if m.hi < len(m.lw) {
 		acc.add((a-1)*(n-2*float64(m.hi))*lam-kl(m.hi), 0)
 	}
-	return acc.log() + 1e-9*(math.Abs(acc.log())+1)
+	return acc.log() + logMargin*(math.Abs(acc.log())+1)
 }
 
 // tailNats is the binomial mass left outside the window, e^-tailNats.
@@ -110,7 +107,7 @@ func newModel(n int, c, alpha float64) *model {
 			if x < 1 {
 				v += (1 - x) * math.Log((1-x)/(1-c))
 			}
-			return float64(n) * v * (1 - 1e-9) // a margin for the rounding of the logs
+			return float64(n) * v * (1 - logMargin)
 		}
 		mode := int(float64(n) * c)
 		lo := mode
@@ -129,7 +126,7 @@ func newModel(n int, c, alpha float64) *model {
 			acc.add(-kl(hi), 0)
 		}
 		if acc.s > 0 {
-			m.lo, m.hi, m.logTM = lo, hi, acc.log()+1e-9
+			m.lo, m.hi, m.logTM = lo, hi, acc.log()+logMargin
 			m.logEdge = m.edgeTail(kl, logspace.LogOdds(c))
 		}
 	}()
@@ -230,7 +227,7 @@ func (a *sum) relErr() float64 {
 	if a.s == 0 {
 		return 0
 	}
-	return a.err/a.s + float64(2*a.rescales+6)*eps64
+	return a.err/a.s + (float64(2*a.rescales)+sumUlps)*eps64
 }
 
 // scaled returns the sum times e^-ref (+Inf when it overflows) and a bound
@@ -241,7 +238,7 @@ func (a *sum) scaled(ref float64) (v, err float64) {
 	}
 	v = math.Exp(a.top-ref) * (a.s + a.comp)
 	// exp adds an error of ulps of its argument's size.
-	return v, v * (a.relErr() + 2*eps64*(math.Abs(a.top)+math.Abs(ref)+1))
+	return v, v * (a.relErr() + expUlps*eps64*(math.Abs(a.top)+math.Abs(ref)+1))
 }
 
 // Kinds of sums kept per half of F: the term g(u, v) divided by u^i v^j,
@@ -312,7 +309,7 @@ func (m *model) eval(p, q coord, order int, window bool) *point {
 			lu, lv, d := logRatio(xy[0], xy[1], le)
 			t := lw + lv + a*d
 			// A few ulps of the magnitudes that form each log bound its error.
-			r := 8 * eps64 * (math.Abs(lw) + math.Abs(lv) + a*(math.Abs(d)+4) + 8)
+			r := termUlps * eps64 * (math.Abs(lw) + math.Abs(lv) + a*(math.Abs(d)+4) + 8)
 			if m.lerr != nil {
 				r += m.lerr[j]
 			}
@@ -324,7 +321,7 @@ func (m *model) eval(p, q coord, order int, window bool) *point {
 			}
 			for k := 1; k < pt.kinds; k++ {
 				i, jj := float64(kindIJ[k][0]), float64(kindIJ[k][1])
-				rk := r + 8*eps64*(i+jj)*(math.Abs(lo)+math.Abs(lu)+math.Abs(lv)+1)
+				rk := r + termUlps*eps64*(i+jj)*(math.Abs(lo)+math.Abs(lu)+math.Abs(lv)+1)
 				f[k].add(t-i*lu-jj*lv+(i+jj)*lo, rk)
 			}
 		}
@@ -397,7 +394,7 @@ func gRel(lu, lv, a float64) float64 {
 	if math.IsInf(lu, 0) || math.IsInf(lv, 0) {
 		return 0 // g is exactly 0 or +Inf
 	}
-	return 8 * eps64 * (a*math.Abs(lu) + math.Abs(1-a)*math.Abs(lv) + logGErr(lu, lv, a) + 8)
+	return termUlps * eps64 * (a*math.Abs(lu) + math.Abs(1-a)*math.Abs(lv) + logGErr(lu, lv, a) + 8)
 }
 
 // logGErr is the size of the terms that logG adds for (lu, lv): their

@@ -88,6 +88,7 @@ func CertifyRanges(ctx context.Context, ranges []bounds.Range, k int, alpha, eps
 		r.Status, r.Method = Proved, MethodClosed
 		return r, nil
 	}
+	// No tiling: the certificate file states F_n of one c (Result.File).
 	pr := newProblemModel(newGroupModel(groups, alpha), alpha, eps, tol)
 	r.L0, r.L1, r.L2, r.Slack = pr.l0, pr.k1, pr.k2, pr.tau
 	r.LogU = pr.logU
@@ -178,7 +179,7 @@ func newGroupModel(groups []bitGroup, alpha float64) *model {
 			// (three times in the derivative kinds) by dv/expm1(v).
 			ng := float64(len(groups))
 			dv := (ng + 5) * eps64 * vAbs
-			e := 8*eps64*(1+ng)*lwAbs + 3*(alpha+1)*dv
+			e := termUlps*eps64*(1+ng)*lwAbs + 3*(alpha+1)*dv
 			if v > 0 {
 				e += 3 * dv / math.Expm1(v)
 			}

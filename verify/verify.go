@@ -3,14 +3,10 @@
 // of the solver: it shares no numerical code with certify, bounds, corner,
 // solver or internal/logspace.
 //
-// Inputs are read as exact rationals (math/big.Rat). Everything else is
-// interval arithmetic on math/big.Float at 128 bits with directed rounding
-// (each lower end rounded toward -Inf, each upper end toward +Inf), with
-// exp and log enclosed by Taylor and atanh series whose remainders are
-// bounded (arith.go; not math.Exp), powers as e^(a log x), and binomial
-// coefficients exact (big.Int). Check proves, in order:
+// Inputs are read as exact rationals (math/big.Rat). Check proves, in order:
 //
-//  1. the parameters are in their domain and n = d k;
+//  1. the parameters are in their domain, n = d k, and n and the number
+//     of tiles are within the caps MaxN and MaxTiles;
 //  2. L1, L2 >= 0;
 //  3. the claim is at least (LogU + log(L0 + Tau + L1 + L2)) / (alpha - 1),
 //     the bound the pieces theorem gives (math.md 3c, with l0 = U L0,
@@ -22,6 +18,22 @@
 //     logit coordinates, and its pieces are checked the same way, up to a
 //     budget.
 //
+// Items 1 to 4 are exact (big.Rat) or in big.Float interval arithmetic at
+// 128 bits with directed rounding, exp and log enclosed by Taylor and
+// atanh series whose remainders are bounded (arith.go; not math.Exp).
+// Item 5 is tried first in float64 interval arithmetic (fast.go,
+// exp64.go, psi64.go): every operation rounded outward by one ulp, exp and
+// log by this package's own float64 range reduction and series with
+// bounded remainders (no trust in math.Exp or math.Log), and for n >=
+// windowFrom the sums over j restricted to a window, with the omitted
+// terms bounded in closed form (problem64.tail). A box that the float64
+// bounds do not close is re-tried with every j summed, then (when it
+// missed by a rounding-sized margin or cannot be split further, and n <=
+// bigFallbackMaxN) with the big.Float bounds of psi.go; each accepted box
+// is proved by one of them. The binomial weights are enclosed at 128 bits
+// by a recurrence (eachWeight) and rounded outward to float64, once per
+// certificate.
+//
 // psi(p, q) = psi(1-p, 1-q) (F_n's terms j and n-j swap, G's two halves
 // swap), so the half square covers the square.
 package verify
@@ -30,7 +42,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"math/big"
+	"strconv"
 
 	"github.com/bernamp/bernamp/certfile"
 )
@@ -39,6 +53,14 @@ import (
 // certificate at all (as opposed to a certificate that is rejected).
 var ErrMalformed = errors.New("verify: malformed certificate")
 
+// MaxN and MaxTiles cap the work a hostile file can ask for: a file with
+// a larger n or more tiles is rejected before any work (the weights cost
+// O(n) time and memory, the tiles O(tiles)).
+const (
+	MaxN     = 10_000_000
+	MaxTiles = 10_000_000
+)
+
 // Options tunes Check. A nil *Options means the defaults.
 type Options struct {
 	// MaxDepth caps the splits of one tile (default 24).
@@ -46,6 +68,11 @@ type Options struct {
 	// MaxExtra caps the boxes bounded beyond the tiles (default 8 per tile
 	// plus 10,000).
 	MaxExtra int
+	// MaxFallback caps the boxes re-tried in big.Float (0: no cap). Each
+	// costs O(n) exp and log at 128 bits, so a cap bounds the time of a
+	// file whose tiles the float64 bounds do not close; past it such a box
+	// is split or rejected (sound, and deterministic).
+	MaxFallback int
 }
 
 // Report is the outcome of Check.
@@ -56,6 +83,7 @@ type Report struct {
 	Boxes    int     // boxes bounded (tiles and their pieces)
 	Split    int     // tiles that needed splitting
 	Bound    float64 // the checked bound's upper end, rounded up to float64 (0 when not reached)
+	Fallback int     // boxes that the float64 bounds did not close, re-tried in big.Float
 }
 
 type cert struct {
@@ -122,6 +150,9 @@ func parse(f *certfile.File) (*cert, error) {
 // item. The error is non-nil only for a malformed file (ErrMalformed) or a
 // cancelled ctx. The work is sequential and deterministic.
 func Check(ctx context.Context, f *certfile.File, o *Options) (Report, error) {
+	if len(f.Tiles) > MaxTiles {
+		return Report{Tiles: len(f.Tiles), Failure: fmt.Sprintf("%d tiles exceed the checker's cap of %d", len(f.Tiles), MaxTiles)}, nil
+	}
 	c, err := parse(f)
 	if err != nil {
 		return Report{}, err
@@ -134,6 +165,8 @@ func Check(ctx context.Context, f *certfile.File, o *Options) (Report, error) {
 	zero, one, half := new(big.Rat), big.NewRat(1, 1), big.NewRat(1, 2)
 	// 1. Domain.
 	switch {
+	case c.n > MaxN:
+		return reject("n = %d exceeds the checker's cap of %d", c.n, MaxN)
 	case c.n != c.d*c.k || c.n/c.k != c.d:
 		return reject("n = %d is not d k = %d x %d", c.n, c.d, c.k)
 	case c.c.Sign() <= 0 || c.c.Cmp(half) >= 0:
@@ -168,7 +201,11 @@ func Check(ctx context.Context, f *certfile.File, o *Options) (Report, error) {
 		return reject("tiling: %v", err)
 	}
 	// 5. The inequality on every tile.
-	pr := newProblem(c)
+	ch := newChecker(c)
+	ch.ctx = ctx
+	if o != nil {
+		ch.maxFallback = o.MaxFallback
+	}
 	maxDepth, maxExtra := 24, 8*len(c.tiles)+10_000
 	if o != nil && o.MaxDepth > 0 {
 		maxDepth = o.MaxDepth
@@ -182,16 +219,173 @@ func Check(ctx context.Context, f *certfile.File, o *Options) (Report, error) {
 			return rep, err
 		}
 		before := rep.Boxes
-		if bad, ub := pr.prove(t, maxDepth, &extra, maxExtra, &rep.Boxes); bad != nil {
-			return reject("tile %d %v: psi is not proved <= l0 + tau = %s on %v (bound %s)",
-				i+1, t, pr.rhs.Text('g', 20), *bad, ub)
+		if bad, ub := ch.prove(t, maxDepth, &extra, maxExtra, &rep.Boxes); bad != nil {
+			if err := ctx.Err(); err != nil {
+				return rep, err
+			}
+			rep.Fallback = ch.fallback
+			budget := ""
+			if ch.maxFallback > 0 && ch.fallback >= ch.maxFallback {
+				budget = fmt.Sprintf(" (the budget of %d boxes in big.Float ran out)", ch.maxFallback)
+			}
+			return reject("tile %d %v: psi is not proved <= l0 + tau = %s on %v (bound %s)%s",
+				i+1, t, ch.rhs.Text('g', 20), *bad, ub, budget)
 		}
 		if rep.Boxes-before > 1 {
 			rep.Split++
 		}
 	}
+	rep.Fallback = ch.fallback
 	rep.Accepted = true
 	return rep, nil
+}
+
+// checker proves the inequality on boxes: by the float64 bounds over the
+// window (fast), then over every j (full, when the fast one is windowed),
+// then by the big.Float bounds (slow, built on first use).
+type checker struct {
+	c          *cert
+	rhs        *big.Float
+	fast, full *problem64
+	slow       *problem
+	fallback   int
+	// maxFallback caps fallback (Options.MaxFallback; 0: no cap).
+	maxFallback int
+	ctx         context.Context // ends the proof between boxes
+}
+
+func newChecker(c *cert) *checker {
+	rhs := ratIval(new(big.Rat).Add(c.l0, c.tau)).lo
+	fast := newProblem64(c, rhs, true)
+	ch := &checker{c: c, rhs: rhs, fast: fast, full: fast}
+	if fast.windowed() {
+		ch.full = fast.full()
+	}
+	return ch
+}
+
+func (ch *checker) big() *problem {
+	if ch.slow == nil {
+		ch.slow = newProblem(ch.c)
+	}
+	return ch.slow
+}
+
+// testNoFallback is a test hook: the big.Float bounds are not tried.
+var testNoFallback bool
+
+// bigFallbackMaxN is the largest n for which a box that the float64 bounds
+// do not close is re-tried in big.Float: beyond it the big.Float bounds
+// (O(n) exp and log at 128 bits each, about 1 s a box at n = 10^4) would
+// let a rejected file take hours. The box is then split, or rejected,
+// which is always sound.
+const bigFallbackMaxN = 2000
+
+// nearRel is how close (relative to rhs) a float64 bound that fails must
+// come for the big.Float bounds to be tried before a split: they compute
+// the same bounds and differ from the float64 ones by rounding only
+// (about 1e-12 relative on the paper's grids, more only where psi's terms
+// cancel by orders of magnitude), so a float64 bound further above rhs
+// than that is not closed by them either, and the box is split at once. A
+// speed rule only, never an acceptance: the big.Float bounds are also
+// tried on a box with no float64 bound (an overflow, say) and on one that
+// cannot be split further.
+const nearRel = 1e-6
+
+// bound says whether psi <= rhs is proved on t by a float64 bound; near
+// says whether the bound failed by a rounding-sized margin (or by an
+// arithmetic exception), text is the best bound.
+func (ch *checker) bound(t box) (closed, near bool, text string) {
+	ub := ch.fast.bound(t)
+	if ub <= ch.fast.rhs {
+		return true, false, ""
+	}
+	if ch.full != ch.fast {
+		u := ch.full.bound(t)
+		if u <= ch.full.rhs {
+			return true, false, ""
+		}
+		ub = min(ub, u)
+	}
+	if math.IsInf(ub, 1) {
+		return false, true, "none"
+	}
+	r := ch.fast.rhs
+	return false, ub-r <= nearRel*math.Abs(r), strconv.FormatFloat(ub, 'g', 17, 64)
+}
+
+// bigBound says whether psi <= rhs is proved on t by a big.Float bound
+// (for n <= bigFallbackMaxN), with the bound as text.
+func (ch *checker) bigBound(t box) (bool, string) {
+	if testNoFallback || ch.c.n > bigFallbackMaxN || ch.maxFallback > 0 && ch.fallback >= ch.maxFallback {
+		return false, ""
+	}
+	ch.fallback++
+	bu := ch.big().bound(t)
+	if bu == nil {
+		return false, ""
+	}
+	return bu.Cmp(ch.rhs) <= 0, bu.Text('g', 20)
+}
+
+// centerValue returns a lower bound of psi at the center of the finite
+// box t as text when it proves psi > rhs there (a violation), else nil:
+// from the float64 enclosure, then (with useBig, for n <= bigFallbackMaxN)
+// the big.Float one.
+func (ch *checker) centerValue(t box, useBig bool) *string {
+	if v := ch.fast.centerValue(t); v > ch.fast.rhs && !math.IsInf(v, 1) {
+		// v > rhs64 need not mean v > rhs (rhs64 <= rhs): compare exactly.
+		if new(big.Float).SetFloat64(v).Cmp(ch.rhs) > 0 {
+			s := strconv.FormatFloat(v, 'g', 17, 64)
+			return &s
+		}
+	}
+	if !useBig || testNoFallback || ch.c.n > bigFallbackMaxN || ch.maxFallback > 0 && ch.fallback >= ch.maxFallback {
+		return nil
+	}
+	if v := ch.big().centerValue(t); v != nil && v.Cmp(ch.rhs) > 0 {
+		s := v.Text('g', 20)
+		return &s
+	}
+	return nil
+}
+
+// prove checks psi <= rhs on t, splitting it when needed; it returns nil,
+// or the box that failed and its best bound as text.
+func (ch *checker) prove(t box, depth int, extra *int, maxExtra int, boxes *int) (*box, string) {
+	if ch.ctx.Err() != nil {
+		return &t, "cancelled"
+	}
+	*boxes++
+	ok, near, text := ch.bound(t)
+	if ok {
+		return nil, ""
+	}
+	canSplit := depth > 0 && *extra+2 <= maxExtra
+	if near || !canSplit {
+		ok, bt := ch.bigBound(t)
+		if ok {
+			return nil, ""
+		}
+		if bt != "" {
+			text = bt
+		}
+	}
+	if v := ch.centerValue(t, !canSplit); v != nil {
+		return &t, "psi at the center " + *v + " (a violation)"
+	}
+	if !canSplit {
+		return &t, text
+	}
+	*extra += 2
+	a, b, ok := splitBox(t)
+	if !ok {
+		return &t, text
+	}
+	if bad, s := ch.prove(a, depth-1, extra, maxExtra, boxes); bad != nil {
+		return bad, s
+	}
+	return ch.prove(b, depth-1, extra, maxExtra, boxes)
 }
 
 func newProblem(c *cert) *problem {
@@ -226,35 +420,6 @@ func newProblem(c *cert) *problem {
 		pr.dj = append(pr.dj, b.sub(bp))
 	}
 	return pr
-}
-
-// prove checks psi <= rhs on t, splitting it when needed; it returns nil,
-// or the box that failed and its best bound as text.
-func (pr *problem) prove(t box, depth int, extra *int, maxExtra int, boxes *int) (*box, string) {
-	*boxes++
-	ub := pr.bound(t)
-	if ub != nil && ub.Cmp(pr.rhs) <= 0 {
-		return nil, ""
-	}
-	text := "none"
-	if ub != nil {
-		text = ub.Text('g', 20)
-	}
-	if v := pr.centerValue(t); v != nil && v.Cmp(pr.rhs) > 0 {
-		return &t, "psi at the center " + v.Text('g', 20) + " (a violation)"
-	}
-	if depth == 0 || *extra+2 > maxExtra {
-		return &t, text
-	}
-	*extra += 2
-	a, b, ok := splitBox(t)
-	if !ok {
-		return &t, text
-	}
-	if bad, s := pr.prove(a, depth-1, extra, maxExtra, boxes); bad != nil {
-		return bad, s
-	}
-	return pr.prove(b, depth-1, extra, maxExtra, boxes)
 }
 
 // bound returns an upper bound of psi on t (nil when none: an arithmetic

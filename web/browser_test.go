@@ -3,9 +3,13 @@ package web_test
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
+	"image"
+	"image/color"
+	"image/png"
 	"maps"
 	"math"
 	"net/http"
@@ -342,6 +346,7 @@ func TestBrowser(t *testing.T) {
 
 	t.Run("bad input shows the CLI's message", func(t *testing.T) {
 		s.t = t
+		alone := map[string]string{} // the CLI's message for each field alone
 		for _, tc := range []struct {
 			field string
 			form  map[string]string
@@ -366,6 +371,52 @@ func TestBrowser(t *testing.T) {
 			if code != 2 || got != want {
 				t.Errorf("%s: page shows %q next to the field; bernamp post says %q (exit %d)", tc.field, got, want, code)
 			}
+			alone[tc.field] = want
+		}
+
+		// Every bad field gets its message (the one it gets alone, the
+		// CLI's), and a good field none: six bad fields, then two.
+		for _, tc := range []struct {
+			form map[string]string
+			bad  []string
+		}{
+			{baseForm("0", "two", "0.7", "1", "1:0:1", "-1s"), []string{"d", "k", "c", "alpha", "eps", "timeout"}},
+			{baseForm("1", "two", "0.1", "1", "1", ""), []string{"k", "alpha"}},
+		} {
+			s.solve(tc.form)
+			s.waitFor(`document.body.dataset.state === 'invalid'`, 10*time.Second)
+			var page struct {
+				Msgs     map[string]string `json:"msgs"`
+				Marked   []string          `json:"marked"`
+				Grid     string            `json:"grid"`
+				Progress string            `json:"progress"`
+			}
+			s.eval(`(() => { const f = ['d', 'k', 'c', 'alpha', 'eps', 'timeout'];
+				return {msgs: Object.fromEntries(f.map(n => [n, document.getElementById('err-' + n).textContent])),
+					marked: f.filter(n => document.getElementById(n).classList.contains('bad')),
+					grid: document.getElementById('err-grid').textContent,
+					progress: document.getElementById('progress').textContent}; })()`, &page)
+			shown := 0
+			for _, field := range []string{"d", "k", "c", "alpha", "eps", "timeout"} {
+				want := ""
+				if slices.Contains(tc.bad, field) {
+					want = alone[field]
+				}
+				if page.Msgs[field] != want {
+					t.Errorf("bad %v: next to %s the page shows %q, want %q", tc.bad, field, page.Msgs[field], want)
+				}
+				if page.Msgs[field] != "" {
+					shown++
+				}
+			}
+			if shown != len(tc.bad) || !slices.Equal(page.Marked, tc.bad) || page.Grid != "" {
+				t.Errorf("bad %v: %d messages, fields marked %v, grid error %q; want %d messages, those fields marked, no grid error",
+					tc.bad, shown, page.Marked, page.Grid, len(tc.bad))
+			}
+			if want := fmt.Sprintf("fix the %d fields marked in red", len(tc.bad)); !strings.Contains(page.Progress, want) {
+				t.Errorf("bad %v: progress %q, want it to say %q", tc.bad, page.Progress, want)
+			}
+			t.Logf("%d bad fields: %d messages shown", len(tc.bad), shown)
 		}
 	})
 
@@ -473,6 +524,16 @@ func TestBrowser(t *testing.T) {
 		if code != 2 || got != wantMsg {
 			t.Errorf("bad curve: page shows %q; bernamp curve says %q (exit %d)", got, wantMsg, code)
 		}
+		// Three bad fields of the curve's form: a message next to each.
+		form["curve-d"], form["curve-c"] = "0", "0.7"
+		s.submit(form, "amplify")
+		s.waitFor(`document.body.dataset.state === 'invalid'`, 10*time.Second)
+		var msgs map[string]string
+		s.eval(`Object.fromEntries(['curve', 'curve-d', 'curve-k', 'curve-c', 'curve-delta', 'curve-timeout'].map(n => [n, document.getElementById('err-' + n).textContent]))`, &msgs)
+		wantMsgs := map[string]string{"curve": wantMsg, "curve-d": "--d: d is 0, must be >= 1", "curve-k": "", "curve-c": "--c: c is 0.7, must be in (0, 0.5)", "curve-delta": "", "curve-timeout": ""}
+		if !maps.Equal(msgs, wantMsgs) {
+			t.Errorf("three bad fields of the curve: the page shows %q, want %q", msgs, wantMsgs)
+		}
 	})
 
 	t.Run("compose equals bernamp compose", func(t *testing.T) {
@@ -539,6 +600,7 @@ func TestBrowser(t *testing.T) {
 
 	t.Run("compose: bad input shows the CLI's message", func(t *testing.T) {
 		s.t = t
+		alone := map[string]string{} // the CLI's message for each field of the Gaussian alone
 		// The fields of the mechanism, with edits (name, value, ...).
 		with := func(mech string, edits ...string) map[string]string {
 			f := map[string]string{"compose-d": "1", "compose-k": "1", "compose-c": "0.1", "compose-steps": "10", "compose-delta": "1e-5", "compose-discretization": "1e-3"}
@@ -574,7 +636,31 @@ func TestBrowser(t *testing.T) {
 			if code != 2 || got != want {
 				t.Errorf("%s: page shows %q next to the field; bernamp compose says %q (exit %d)", tc.field, got, want, code)
 			}
+			if tc.mech == "gaussian" {
+				alone[tc.field] = want
+			}
 		}
+		// Five bad fields of the Gaussian: a message next to each, the one
+		// it gets alone (the CLI's); none next to the good ones.
+		bad := []string{"c", "d", "steps", "delta", "sigma"}
+		s.composeSubmit("gaussian", with("gaussian", "c", "0.7", "d", "0", "steps", "0", "delta", "1", "sigma", "-1"), false)
+		s.waitFor(`document.body.dataset.state === 'invalid'`, 10*time.Second)
+		var msgs map[string]string
+		s.eval(`Object.fromEntries(COMPOSE_FIELDS.map(n => [n.slice(8), document.getElementById('err-' + n).textContent]))`, &msgs)
+		shown := 0
+		for field, got := range msgs {
+			want := ""
+			if slices.Contains(bad, field) {
+				want = alone[field]
+			}
+			if got != want {
+				t.Errorf("five bad fields: next to %s the page shows %q, want %q", field, got, want)
+			}
+			if got != "" {
+				shown++
+			}
+		}
+		t.Logf("%d bad fields of the compose panel: %d messages shown", len(bad), shown)
 	})
 
 	t.Run("compose shows no NaN or Inf", func(t *testing.T) {
@@ -663,6 +749,12 @@ func TestBrowser(t *testing.T) {
 		// point costs (single slow points keep getting faster).
 		s.solve(baseForm("1:5:1", "1:4:1", "0.01,0.1,0.3", "5,50", "0.1:5:0.1", ""))
 		s.waitFor(`document.body.dataset.state === 'running' && bernampRun.rows.length >= 1`, 60*time.Second)
+		// The progress line gives the percent done and the time left once
+		// a point is done.
+		s.waitFor(`/^point \d+ of 6000 \(\d+% — about \d+(\.\d)? (s|min|h) left\): d = .* · \d+\.\d\d s$/.test(document.getElementById('progress').textContent)`, 10*time.Second)
+		var line string
+		s.eval(`document.getElementById('progress').textContent`, &line)
+		t.Logf("progress during the run: %s", line)
 		// The page stays responsive during the solve: it answers within
 		// seconds (a page blocked by the solve would answer in minutes).
 		start := time.Now()
@@ -711,6 +803,83 @@ func TestBrowser(t *testing.T) {
 		s.eval(`document.querySelectorAll('#rows tbody tr').length`, &n)
 		if n != 1 {
 			t.Errorf("%d rows after the run that followed the cancel, want 1", n)
+		}
+	})
+
+	t.Run("progress: percent done and time left", func(t *testing.T) {
+		s.t = t
+		// progressText (app.js) at the edges: before the first point,
+		// done, nonsense in; never NaN or Infinity.
+		for _, tc := range []struct{ args, want string }{
+			{"0, 10, 0", "0% — starting"},
+			{"0, 10, 5000", "0% — starting"},
+			{"1, 10, 1000", "10% — about 9 s left"},
+			{"3, 8, 3000", "37% — about 5 s left"},
+			{"3, 4, 90000", "75% — about 30 s left"},
+			{"99, 100, 1", "99% — about 1 s left"},
+			{"5, 10, 2e6", "50% — about 33 min left"},
+			{"1, 2, 7.2e6", "50% — about 2.0 h left"},
+			{"1, 6000, 30000", "0% — about 50 h left"},
+			{"10, 10, 999", "100%"},
+			{"11, 10, 5", "100%"},
+			{"1, 3, 0", "33% — starting"},
+			{"2, 10, NaN", "20% — starting"},
+			{"2, 10, Infinity", "20% — starting"},
+			{"1, 1e300, 1e300", "0% — starting"},
+			{"5, 0, 100", "starting"},
+			{"NaN, 10, 100", "starting"},
+			{"undefined, undefined, undefined", "starting"},
+		} {
+			var got string
+			s.eval(`progressText(`+tc.args+`)`, &got)
+			if got != tc.want {
+				t.Errorf("progressText(%s) = %q, want %q", tc.args, got, tc.want)
+			}
+		}
+	})
+
+	t.Run("a plain headless screenshot shows the page", func(t *testing.T) {
+		s.t = t
+		// chromium --headless --screenshot (docs/web.md) captures the page
+		// at its load event, before the module is compiled: the form must
+		// be there already, with the loading notice on one line.
+		chromium := findChromium(t)
+		dir := t.TempDir()
+		plain := func(profile string, args ...string) []byte {
+			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+			defer cancel()
+			flags := []string{"--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking",
+				"--disable-component-update", "--disable-sync", "--disable-extensions", "--user-data-dir=" + filepath.Join(dir, profile)}
+			out, err := exec.CommandContext(ctx, chromium, append(append(flags, args...), s.url)...).Output()
+			if err != nil {
+				t.Fatalf("chromium %s: %v", strings.Join(args, " "), err)
+			}
+			return out
+		}
+		dom := string(plain("dom", "--dump-dom"))
+		for _, id := range []string{"form", "d", "k", "c", "alpha", "eps", "timeout", "solve", "progress", "curve-form", "curve", "compose-form", "compose-mechanism", "compose-steps", "compose"} {
+			if !strings.Contains(dom, `id="`+id+`"`) {
+				t.Errorf("chromium --dump-dom: no element with id %q", id)
+			}
+		}
+		file := filepath.Join(dir, "page.png")
+		plain("shot", "--screenshot="+file, "--window-size=1200,900")
+		f, err := os.Open(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		img, err := png.Decode(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ink := inkedRows(img)
+		t.Logf("chromium --headless --screenshot: %v, %.0f%% of the rows hold text or lines", img.Bounds().Size(), 100*ink)
+		// The whole page: header, preset, six fields, buttons, the curve
+		// form, over most of the height (the loading notice alone is one
+		// line, 2% of it).
+		if ink < 0.3 {
+			t.Errorf("the screenshot has something drawn on %.0f%% of its rows, want the page (at least 30%%)", 100*ink)
 		}
 	})
 
@@ -898,4 +1067,23 @@ func composeArgs(mech string, fields map[string]string, rdp bool) []string {
 		}
 	}
 	return args
+}
+
+// inkedRows is the fraction of img's pixel rows with something drawn: a
+// pixel darker than light grey (text, borders).
+func inkedRows(img image.Image) float64 {
+	b := img.Bounds()
+	if b.Dy() == 0 {
+		return 0
+	}
+	n := 0
+	for y := b.Min.Y; y < b.Max.Y; y++ {
+		for x := b.Min.X; x < b.Max.X; x++ {
+			if g := color.GrayModel.Convert(img.At(x, y)).(color.Gray); g.Y < 160 {
+				n++
+				break
+			}
+		}
+	}
+	return float64(n) / float64(b.Dy())
 }

@@ -73,7 +73,7 @@ func fmtLevel(v float64, inf string) string {
 }
 
 // curveHeader is the CSV header of curve, in column order.
-var curveHeader = []string{"d", "k", "c", "alpha", "eps", "lb", "post", "post_upper", "status",
+var curveHeader = []string{"d", "k", "c", "alpha", "eps", "lb", "post", "post_upper", "status", "check",
 	"dobrushin", "doeblin", "ultra_mixing", "seconds"}
 
 // curveRow is one order of the amplified curve. Values are in nats.
@@ -87,6 +87,7 @@ type curveRow struct {
 	Post      float64  `json:"post"`       // verified witness: Post >= post
 	PostUpper float64  `json:"post_upper"` // proved: Post <= post_upper
 	Status    string   `json:"status"`     // certified, witness or bounds
+	Check     string   `json:"check"`      // the independent check behind post_upper: verified, rejected, off or none
 	// RDP bounds from the coefficients of Balle et al. (mixing.Renyi):
 	// upper bounds on Post, as post_upper is; inf (none, null) where eps is.
 	Dobrushin   infFloat `json:"dobrushin"`
@@ -101,7 +102,7 @@ type curveRow struct {
 
 func (r *curveRow) csvFields() []string {
 	return []string{strconv.Itoa(r.D), strconv.Itoa(r.K), fmtFloat(r.C), fmtFloat(r.Alpha), fmtLevel(float64(r.Eps), "inf"),
-		fmtFloat(r.LB), fmtFloat(r.Post), fmtFloat(r.PostUpper), r.Status,
+		fmtFloat(r.LB), fmtFloat(r.Post), fmtFloat(r.PostUpper), r.Status, r.Check,
 		fmtLevel(float64(r.Dobrushin), "none"), fmtLevel(float64(r.Doeblin), "none"), fmtLevel(float64(r.UltraMixing), "none"),
 		strconv.FormatFloat(r.Seconds, 'f', 4, 64)}
 }
@@ -223,7 +224,7 @@ func runCurve(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			return nil, fmt.Errorf("order %s: %w", fmtFloat(alpha), err)
 		}
 		row := &curveRow{D: co.d, K: co.k, C: co.c, Alpha: alpha, Eps: infFloat(eps), LB: r.LB, Post: r.Post, PostUpper: r.PostUpper,
-			Status: r.Status, UB: r.UB, Conjecture: r.Conjecture, Method: r.Method,
+			Status: r.Status, Check: r.Check.Status, UB: r.UB, Conjecture: r.Conjecture, Method: r.Method,
 			Dobrushin: infFloat(eps), Doeblin: infFloat(eps), UltraMixing: infFloat(eps)}
 		if !math.IsInf(eps, 1) { // the generic bounds prove nothing at eps = inf
 			row.Dobrushin = infFloat(mixing.Renyi(bounds.Dobrushin, alpha, eps))
@@ -295,7 +296,7 @@ func runCurve(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		}
 	case "table":
 		tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
-		fmt.Fprintln(tw, "alpha\teps\tlb\tpost\tpost_upper\tstatus\tdobrushin\tdoeblin\tultra_mixing")
+		fmt.Fprintln(tw, "alpha\teps\tlb\tpost\tpost_upper\tstatus\tcheck\tdobrushin\tdoeblin\tultra_mixing")
 		for _, r := range rows {
 			g := func(v infFloat, inf string) string {
 				if math.IsInf(float64(v), 1) {
@@ -303,7 +304,7 @@ func runCurve(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 				}
 				return fmt.Sprintf("%.6g", float64(v))
 			}
-			fmt.Fprintf(tw, "%.6g\t%s\t%.6g\t%.6g\t%.6g\t%s\t%s\t%s\t%s\n", r.Alpha, g(r.Eps, "inf"), r.LB, r.Post, r.PostUpper, r.Status,
+			fmt.Fprintf(tw, "%.6g\t%s\t%.6g\t%.6g\t%.6g\t%s\t%s\t%s\t%s\t%s\n", r.Alpha, g(r.Eps, "inf"), r.LB, r.Post, r.PostUpper, r.Status, r.Check,
 				g(r.Dobrushin, "none"), g(r.Doeblin, "none"), g(r.UltraMixing, "none"))
 		}
 		if err := tw.Flush(); err != nil {
@@ -557,16 +558,11 @@ func bare(err error) string {
 func curveSummary(in accountant.Curve, rows []*curveRow, b *mixing.Bounds, delta float64, conv rdp.Conversion, t int) ([]summaryRow, accountant.Curve, error) {
 	var out []summaryRow
 	add := func(name string, c accountant.Curve) error {
-		f, ok := accountant.Compose(c, t).Finite()
-		if !ok {
-			out = append(out, summaryRow{Bound: name, Delta: delta})
-			return nil
-		}
-		a, err := rdp.ToApprox(f, delta, conv)
+		g, err := accountant.Convert(c, t, delta, conv)
 		if err != nil {
 			return usagef("%s: %s", name, bare(err))
 		}
-		out = append(out, summaryRow{Bound: name, Eps: &a.Eps, Delta: delta, Order: &a.Order, Warning: a.Warning})
+		out = append(out, summaryRow{Bound: name, Eps: g.Eps, Delta: delta, Order: g.Order, Warning: g.Warning})
 		return nil
 	}
 	if err := add("mechanism", in); err != nil {

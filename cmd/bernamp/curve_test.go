@@ -153,7 +153,7 @@ func TestCurveCSV(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if strings.Join(recs[0], ",") != "d,k,c,alpha,eps,lb,post,post_upper,status,dobrushin,doeblin,ultra_mixing,seconds" || len(recs) != 4 {
+	if strings.Join(recs[0], ",") != "d,k,c,alpha,eps,lb,post,post_upper,status,check,dobrushin,doeblin,ultra_mixing,seconds" || len(recs) != 4 {
 		t.Fatalf("stdout is not the 3-row curve CSV:\n%s", stdout)
 	}
 	const tol = 1e-9 // the certified gap of Post (--tol default)
@@ -161,7 +161,7 @@ func TestCurveCSV(t *testing.T) {
 	for i, alpha := range []string{"2", "5", "50"} {
 		rec := recs[i+1]
 		eps := []string{"0.5", "1", "2"}[i]
-		if rec[3] != alpha || rec[4] != eps || rec[8] != "certified" || rec[12] != "0.0000" {
+		if rec[3] != alpha || rec[4] != eps || rec[8] != "certified" || rec[9] != "off" || rec[13] != "0.0000" {
 			t.Errorf("row %d: %v", i+1, rec)
 		}
 		f := func(j int) float64 {
@@ -179,8 +179,8 @@ func TestCurveCSV(t *testing.T) {
 		dob := refValue(t, "mixing.csv", []string{"renyi:0.8", "0", "0", "0", alpha, eps}, 6)
 		// For d = k = 1 the Dobrushin and Doeblin coefficients are both
 		// 1 - 2c (computed two ways); ultra-mixing is larger.
-		if got := f(9); math.Abs(got-dob) > 1e-12*dob || math.Abs(f(10)-dob) > 1e-12*dob || f(11) < got {
-			t.Errorf("alpha %s: dobrushin %v doeblin %v ultra_mixing %v, want %v, %v and more", alpha, got, f(10), f(11), dob, dob)
+		if got := f(10); math.Abs(got-dob) > 1e-12*dob || math.Abs(f(11)-dob) > 1e-12*dob || f(12) < got {
+			t.Errorf("alpha %s: dobrushin %v doeblin %v ultra_mixing %v, want %v, %v and more", alpha, got, f(11), f(12), dob, dob)
 		}
 		a, _ := strconv.ParseFloat(alpha, 64)
 		conv := want + math.Log1p(-1/a) - (math.Log(1e-3)+math.Log(a))/(a-1)

@@ -42,14 +42,24 @@ type summary struct {
 	proved, open, refuted int
 }
 
-// runDemo runs post on a preset grid, writes the CSV to --out and prints a
-// summary per (d, k, c) to stdout.
+// demoDir is the folder of the demo's files unless --dir is given.
+const demoDir = "bernamp-demo"
+
+// runDemo runs post on a preset grid, writes the CSV and the figure into
+// --dir and prints a summary per (d, k, c) to stdout.
 func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer, term tty) error {
 	const groups = solverOpts | runOpts | demoOpts
 	var o options
 	fs := newFlagSet("demo", &o, groups)
 	var recheck bool
-	fs.BoolVar(&recheck, "verify", false, "export the certificate of every point proved by the pieces certificate and re-check it with bernamp verify's checker")
+	var dir string
+	fs.StringVar(&dir, "dir", demoDir, "folder of the demo's files, created if missing: --out and --figure name files in it unless absolute")
+	fs.BoolVar(&recheck, "verify", false, "export the certificate of every point proved by the pieces certificate to DIR/certificates/<preset>/ and re-check it with bernamp verify's checker")
+	// The demo's own defaults, which -h states.
+	fs.Lookup("out").Usage = "CSV file of the rows, flushed row by row (default <preset>.csv in --dir)"
+	fs.Lookup("timeout").Usage = "time limit per point (certificate and search), 0 means none"
+	fs.Lookup("timeout").Value.Set(demoTimeout.String())
+	fs.Lookup("timeout").DefValue = demoTimeout.String()
 	if err := parseFlags(fs, args, stdout); err != nil {
 		return err
 	}
@@ -59,17 +69,17 @@ func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer, term 
 	}
 	set := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
-	if !set["timeout"] {
-		o.timeout = demoTimeout
+	if dir == "" {
+		return usagef("--dir: empty folder name")
 	}
 	if !set["out"] {
-		o.out = "bernamp-" + o.preset + ".csv"
+		o.out = o.preset + ".csv"
 	}
 	if o.out == "" {
 		return usagef("--out: empty file name")
 	}
 	if !set["figure"] {
-		o.figure = "bernamp-" + o.preset + ".png"
+		o.figure = o.preset + ".png"
 	}
 	if o.figure != "" {
 		if _, err := figure.FormatOf(o.figure); err != nil {
@@ -81,12 +91,45 @@ func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer, term 
 	if err != nil {
 		panic(err) // the presets are constants
 	}
+	// Relative names are in dir, which is made only when a file goes there.
+	inDir := false
+	for _, name := range []*string{&o.out, &o.figure} {
+		if *name != "" && !filepath.IsAbs(*name) {
+			*name, inDir = filepath.Join(dir, *name), true
+		}
+	}
+	if recheck {
+		o.certOut, inDir = filepath.Join(dir, "certificates", o.preset), true
+	}
 	if o.out, err = filepath.Abs(o.out); err != nil {
 		return err
 	}
 	j, err := newJob("post", g, &o, groups, term)
 	if err != nil {
 		return err
+	}
+	if inDir {
+		if err := os.MkdirAll(dir, 0o777); err != nil {
+			return err
+		}
+	}
+	if recheck {
+		if err := os.MkdirAll(o.certOut, 0o777); err != nil {
+			return err
+		}
+		if !o.resume {
+			// The certificates of an earlier run would be counted with
+			// this run's; --resume keeps those of the rows it keeps.
+			old, err := filepath.Glob(filepath.Join(o.certOut, "d*-k*-c*-alpha*-eps*.json"))
+			if err != nil {
+				return err
+			}
+			for _, f := range old {
+				if err := os.Remove(f); err != nil {
+					return err
+				}
+			}
+		}
 	}
 
 	var sums []*summary
@@ -109,14 +152,6 @@ func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer, term 
 		case bernamp.ConjectureRefuted:
 			s.refuted++
 		}
-	}
-	if recheck {
-		dir, derr := os.MkdirTemp("", "bernamp-certificates-")
-		if derr != nil {
-			return derr
-		}
-		defer os.RemoveAll(dir)
-		o.certOut = dir
 	}
 	err = j.run(ctx, stdout, stderr, seen)
 

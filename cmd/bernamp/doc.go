@@ -10,15 +10,21 @@
 //	bounds   closed-form bounds LB and UB only, for every grid point
 //	post     the certified solver, for every grid point
 //	grid     bounds or post on the grid of a JSON grid file:
-//	         bernamp grid [flags] FILE.json (docs/grids.md)
+//	         bernamp grid [flags] FILE.json (docs/grids.md); with --write
+//	         FILE it writes the grid file of the axis flags and post's
+//	         solver flags instead (--command bounds for a bounds grid):
+//	         bernamp grid --write sweep.json --d 1:4:1 --eps 0.1:5:0.1
 //	merge    combine the CSV files of the shards of a grid into one, in grid
 //	         order, checking that every point is in exactly one:
 //	         bernamp merge (--grid FILE.json | axis flags) [--out FILE] SHARD.csv...
 //	demo     post on a grid of the paper (--preset fig1, the default: Figure
-//	         1; fig2; fig3): writes a CSV file and prints a summary per
-//	         (d, k, c), and draws the figure (--figure); --verify also
-//	         exports and re-checks the certificate of every point proved by
-//	         the pieces certificate (as verify) and prints the count
+//	         1; fig2; fig3), 3 s a point at most (--timeout): writes the
+//	         CSV and draws the figure in the folder --dir (default
+//	         bernamp-demo, created if missing) and prints a summary per
+//	         (d, k, c); --verify also exports the certificate of every
+//	         point proved by the pieces certificate to
+//	         DIR/certificates/<preset>/, re-checks them (as verify) and
+//	         prints the count
 //	plot     draw a CSV of post or bounds as an image: curves (LB, post,
 //	         post_upper, eps, d k r_alpha(c) against eps) or gaps
 //	compose  (eps, delta) after T adaptive steps of a mechanism given by its
@@ -90,10 +96,14 @@
 // Per-coordinate ranges (bounds and post): --range lo:hi,lo:hi,... gives
 // theta_l in [lo_l, hi_l], 0 < lo < hi < 1, one range per coordinate, in
 // place of --d and --c (not with --resume or --shard). The CSV column c is
-// then "ranges", lo:hi;lo:hi;... For asymmetric ranges the Theorem 4 pair
-// (lb) is not always optimal; post is the best verified witness of a search
-// over supports of at most 4 corners (d <= 5), and post_upper the closed
-// form min(eps, k sum_l max R_alpha(lo_l, hi_l)): no certificate exists yet.
+// then "ranges", lo:hi;lo:hi;... (JSON: c is 0 and ranges holds them). For
+// asymmetric ranges the Theorem 4 pair (lb) is not always optimal; post is
+// the best verified witness of a search over supports of at most 4 corners
+// (d <= 5). The upper side is the pieces certificate of the symmetric
+// ranges [c_l, 1-c_l], c_l = min(lo_l, 1-hi_l), which contain them (JSON's
+// pieces record; docs/engine.md, "Ranges"), else the closed form min(eps,
+// k sum_l max R_alpha(lo_l, hi_l)); --certificate-out exports no file for
+// ranges.
 //
 // Other flags:
 //
@@ -114,8 +124,13 @@
 //	                         per point; --certify=false skips it and
 //	                         post_upper is the closed form (default true;
 //	                         post and demo only)
+//	--check                  re-prove each pieces certificate by the
+//	                         independent checker (bernamp verify's); a bound
+//	                         it does not accept is not used and post_upper
+//	                         is ub (default false; post, demo and curve)
 //	--timeout D              time limit per point, a Go duration such as
-//	                         30s; 0 means none (default 0; post and demo only)
+//	                         30s; 0 means none (default 0 in post, 3s in
+//	                         demo; post and demo only)
 //	--certificate-out DIR    post only: write a certificate file to DIR for
 //	                         each point proved by the pieces certificate
 //	                         (d<d>-k<k>-c<c>-alpha<alpha>-eps<eps>.json), for
@@ -154,7 +169,7 @@
 //	--out FILE               write the rows as CSV to FILE instead of stdout,
 //	                         each row flushed whole as soon as it is in order,
 //	                         so a killed run leaves the rows finished so far
-//	                         (demo: default bernamp-<preset>.csv)
+//	                         (demo: default <preset>.csv in --dir)
 //	--resume                 with --out: keep the rows already in FILE, drop
 //	                         a partial last line, and compute only the
 //	                         missing points; the final file equals that of an
@@ -166,8 +181,11 @@
 //	                         is a terminal)
 //	--preset P               demo only: fig1, fig2 or fig3 (default fig1)
 //	--figure FILE            demo only: the figure to draw from the CSV, .png,
-//	                         .svg or .pdf (default bernamp-<preset>.png; ""
+//	                         .svg or .pdf (default <preset>.png in --dir; ""
 //	                         for none)
+//	--dir DIR                demo only: the folder of its files (default
+//	                         bernamp-demo, created if missing); a relative
+//	                         --out or --figure names a file in it
 //
 // Plot flags:
 //
@@ -258,18 +276,22 @@
 // Output has one record per grid point, in grid order, written as soon as it
 // is known; the solver starts the points it estimates longest first. The CSV columns are
 //
-//	d,k,c,alpha,eps,lb,ub,post,post_upper,status,seconds
+//	d,k,c,alpha,eps,lb,ub,post,post_upper,status,check,seconds
 //
 // and LB <= post <= post_upper <= UB is a proved interval for Post: a privacy
-// claim must use post_upper. status is certified, witness or bounds. JSON
-// output is an array with one object per line holding the same fields plus
-// ub_post_processing, ub_asymptote, thm2, excess, conjecture, method,
-// witness {corners, p, q, value, div_pq, div_qp}, certificate {upper,
-// complete, boxes, lps, open, open_bound, seconds} and search {boxes, open,
-// cuts, evals, complete, open_bound, and for d >= 2 configs, searched, deep,
-// pruned}; witness and search are omitted by bounds. The table format adds
-// the conjecture column. Rows where a verified witness refutes the paper's
-// conjecture Post = LB are also reported on stderr, with the witness.
+// claim must use post_upper. status is certified, witness or bounds; check
+// is the independent check behind post_upper: verified or rejected (with
+// --check), off (not asked) or none (post_upper is the closed form). JSON output is an
+// array with one object per line holding the same fields plus ranges (with
+// --range), ub_post_processing, ub_asymptote, thm2, excess, conjecture,
+// method, witness {corners, p, q, value, div_pq, div_qp}, search {boxes,
+// open, cuts, evals, complete, open_bound, configs, searched, deep, pruned}
+// (the last four for d >= 2), pieces {n, upper, proved, boxes, violation,
+// seconds}, check_report {tiles, boxes, failure, seconds} and note; an
+// object is omitted where its engine did not run (bounds runs none), note
+// where every engine ran. The table format has the CSV's columns. Rows
+// where a verified witness refutes the paper's conjecture Post = LB are
+// also reported on stderr, with the witness.
 //
 // Every row is cross-checked (lb <= post <= post_upper <= ub); a failure is
 // reported on stderr and makes the exit status 1 once all rows are written.
@@ -288,7 +310,8 @@
 //
 //	bernamp post --d 1 --k 1,2 --c 0.1 --alpha 5 --eps 0.5:2:0.5
 //	bernamp bounds --d 1:4:1 --c 0.01,0.1 --alpha 50 --eps 0.1:5:0.1 --format json
-//	bernamp demo --out fig1.csv
+//	bernamp demo --preset fig2
+//	bernamp grid --write sweep.json --d 1:4:1 --k 1,2 --eps 0.1:5:0.1
 //	bernamp grid --shard 0/4 --out part0.csv testdata/grids/fig2.json
 //	bernamp curve --mechanism gaussian --sigma 2 --c 0.1 --delta 1e-5 --format table
 //	bernamp pure --d 1,2 --k 1,4 --c 0.1 --eps 0.5,1,5 --format table

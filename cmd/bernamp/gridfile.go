@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -26,11 +27,11 @@ type gridFile struct {
 	C       *axis    `json:"c"`
 	Alpha   *axis    `json:"alpha"`
 	Eps     *axis    `json:"eps"`
-	Tol     *float64 `json:"tol"`     // default 1e-9
-	Timeout string   `json:"timeout"` // Go duration per point; default none
-	Method  string   `json:"method"`  // reduced (default) or full
-	Certify *bool    `json:"certify"` // default true
-	Comment string   `json:"comment"` // free text, ignored
+	Tol     *float64 `json:"tol,omitempty"`     // default 1e-9
+	Timeout string   `json:"timeout,omitempty"` // Go duration per point; default none
+	Method  string   `json:"method,omitempty"`  // reduced (default) or full
+	Certify *bool    `json:"certify,omitempty"` // default true
+	Comment string   `json:"comment,omitempty"` // free text, ignored
 }
 
 // axis is the value of one axis, as the flag would take it.
@@ -120,17 +121,42 @@ func readGridFile(path string) (cmd string, o options, err error) {
 	return cmd, o, nil
 }
 
-// runGridFile runs the sweep of a grid file: bernamp grid [flags] FILE.json.
+// runGridFile runs the sweep of a grid file: bernamp grid [flags] FILE.json;
+// with --write FILE it writes the grid file of the axis and solver flags
+// instead (writeGridFile).
 func runGridFile(ctx context.Context, args []string, stdout, stderr io.Writer, term tty) error {
 	// The file may come before or after the flags.
 	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
 		args = append(args[1:len(args):len(args)], args[0])
 	}
 	var flags options
-	fs := newFlagSet("grid", &flags, gridOpts|runOpts)
+	fs := newFlagSet("grid", &flags, gridOpts|runOpts|axisOpts)
+	// The flags of --write: the axes above, the command and post's solver
+	// settings, as post defines them.
+	var write, command string
+	fs.StringVar(&write, "write", "", "write the grid file of the axis flags and solver settings to FILE (- for stdout) instead of running one")
+	fs.StringVar(&command, "command", "post", "with --write: the command of the grid file, post or bounds")
+	solverFlags := newFlagSet("", &flags, solverOpts|withoutWorkers|withoutNoTiming|withoutMaxMemory)
+	for _, name := range gridFileSolverFlags {
+		f := solverFlags.Lookup(name)
+		fs.Var(f.Value, f.Name, "with --write: "+f.Usage)
+	}
+	for _, name := range []string{"d", "k", "c", "alpha", "eps"} {
+		fs.Lookup(name).Usage = "with --write: " + fs.Lookup(name).Usage
+	}
 	files, err := parseFlagsArgs(fs, args, stdout)
 	if err != nil {
 		return err
+	}
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	if set["write"] {
+		return writeGridFile(write, command, &flags, files, set, stdout)
+	}
+	for _, name := range append([]string{"d", "k", "c", "alpha", "eps", "command"}, gridFileSolverFlags...) {
+		if set[name] {
+			return usagef("grid: --%s goes with --write; to run a grid file, change the file (or run post with the flags)", name)
+		}
 	}
 	if len(files) != 1 {
 		return usagef("grid: want one grid file after the flags, got %d arguments", len(files))
@@ -142,7 +168,7 @@ func runGridFile(ctx context.Context, args []string, stdout, stderr io.Writer, t
 	}
 	// The file fixes the grid and the solver; the flags say how to run it.
 	o.format, o.force, o.out, o.resume, o.shard, o.quiet = flags.format, flags.force, flags.out, flags.resume, flags.shard, flags.quiet
-	o.workers, o.noTiming = flags.workers, flags.noTiming
+	o.workers, o.noTiming, o.memFlag = flags.workers, flags.noTiming, flags.memFlag
 	g, err := newGrid(o.grid, o.force)
 	if err != nil {
 		return fmt.Errorf("%s: %w", path, err)
@@ -156,4 +182,71 @@ func runGridFile(ctx context.Context, args []string, stdout, stderr io.Writer, t
 		return err
 	}
 	return j.run(ctx, stdout, stderr, nil)
+}
+
+// gridFileSolverFlags are the solver flags of post that a grid file holds.
+var gridFileSolverFlags = []string{"tol", "timeout", "method", "certify"}
+
+// writeGridFile writes the grid file of grid --write: the axes as given
+// (the flags' syntax, which the file takes), the command, and for post the
+// solver settings, each written out so that the file states them. The
+// grid is checked as post or bounds would check it, so a file written is
+// a file that runs (with --force for a large grid).
+func writeGridFile(path, command string, o *options, args []string, set map[string]bool, stdout io.Writer) error {
+	if len(args) > 0 {
+		return usagef("grid: --write takes no grid file argument, got %q", args[0])
+	}
+	if path == "" {
+		return usagef("--write: empty file name")
+	}
+	for _, name := range []string{"out", "resume", "shard", "format", "quiet", "workers", "no-timing", "max-memory"} {
+		if set[name] {
+			return usagef("grid: --%s does not go with --write (it says how to run a grid file)", name)
+		}
+	}
+	f := gridFile{Command: command}
+	axes := []struct {
+		dst **axis
+		v   string
+	}{{&f.D, o.grid.d}, {&f.K, o.grid.k}, {&f.C, o.grid.c}, {&f.Alpha, o.grid.alpha}, {&f.Eps, o.grid.eps}}
+	for _, x := range axes {
+		a := axis(x.v)
+		*x.dst = &a
+	}
+	switch command {
+	case "post":
+		if err := checkOptions(o, solverOpts|withoutWorkers); err != nil {
+			return err
+		}
+		f.Tol, f.Method, f.Certify = &o.tol, o.method, &o.certify
+		if o.timeout > 0 {
+			f.Timeout = o.timeout.String()
+		}
+	case "bounds":
+		for _, name := range gridFileSolverFlags {
+			if set[name] {
+				return usagef("--%s: bounds has no solver settings", name)
+			}
+		}
+	default:
+		return usagef("--command: command is %q, must be post or bounds", command)
+	}
+	g, err := newGrid(o.grid, o.force)
+	if err != nil {
+		return err
+	}
+	b, err := json.MarshalIndent(f, "", "  ")
+	if err != nil {
+		return err
+	}
+	b = append(b, '\n')
+	if path == "-" {
+		_, err = stdout.Write(b)
+		return err
+	}
+	if err := writeFileAtomic(path, func(w io.Writer) error { _, err := w.Write(b); return err }); err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "%s: %s on %d points; run it with bernamp grid %s\n", path, command, g.n, path)
+	return nil
 }

@@ -13,7 +13,6 @@ import (
 	"time"
 
 	"github.com/bernamp/bernamp"
-	"github.com/bernamp/bernamp/certout"
 	"github.com/bernamp/bernamp/parallel"
 	"github.com/bernamp/bernamp/solver"
 )
@@ -211,7 +210,7 @@ func (j *job) run(ctx context.Context, stdout, stderr io.Writer, seen func(*reco
 			return nil, err
 		}
 		if j.o.certOut != "" {
-			if _, err := certout.WritePost(ctx, j.o.certOut, res, j.o.tol); err != nil {
+			if err := writeCertificate(j.o.certOut, res); err != nil {
 				return nil, fmt.Errorf("row %d (%s): certificate: %w", idx[r]+1, pointString(p), err)
 			}
 		}
@@ -265,3 +264,18 @@ func (j *job) run(ctx context.Context, stdout, stderr io.Writer, seen func(*reco
 
 // progressEvery is the interval between updates of the progress line.
 const progressEvery = 500 * time.Millisecond
+
+// writeCertificate writes the certificate of r to dir: the proof Post found
+// and (with --check) the checker accepted. A row whose post_upper is a
+// pieces bound without a certificate file (pieces-max, pieces-lp or ranges,
+// without --check) is an error, never a silent gap in dir.
+func writeCertificate(dir string, r bernamp.Result) error {
+	if r.Certificate == nil {
+		if r.Method == bernamp.MethodPieces || r.Method == bernamp.MethodPiecesRanges {
+			return fmt.Errorf("post_upper %v (%s) has no certificate file: only the pieces inequality with the first-order multipliers at d k = n is exported", r.PostUpper, r.Method)
+		}
+		return nil
+	}
+	_, err := r.Certificate.WriteDir(dir)
+	return err
+}

@@ -19,7 +19,9 @@ func runMerge(args []string, stdout io.Writer) error {
 		o        options
 		gridPath string
 	)
-	fs := newFlagSet("merge", &o, axisOpts)
+	const groups = axisOpts | withoutWorkers | withoutNoTiming // merge copies rows: no work to share, no times
+	fs := newFlagSet("merge", &o, groups)
+	fs.Lookup("max-memory").Usage = fmt.Sprintf("memory cap, e.g. 512MiB, 4GiB or bytes: a shard or grid file of more than the cap / %d bytes is refused", inputBytesFactor)
 	fs.StringVar(&gridPath, "grid", "", "grid file of the sweep (instead of the axis flags)")
 	fs.StringVar(&o.out, "out", "", "CSV file to write, replaced atomically (default stdout)")
 	fs.BoolVar(&o.force, "force", false, fmt.Sprintf("allow grids of more than %d points", maxGrid))
@@ -30,7 +32,7 @@ func runMerge(args []string, stdout io.Writer) error {
 	if len(files) == 0 {
 		return usagef("merge: no shard files")
 	}
-	if err := checkOptions(&o, 0); err != nil {
+	if err := checkOptions(&o, groups); err != nil {
 		return err
 	}
 	for _, path := range append([]string{gridPath}, files...) {

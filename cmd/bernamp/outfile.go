@@ -86,8 +86,8 @@ func readCSVRows(path string, truncate bool) (rows [][]string, hasHeader bool, e
 
 // checkValues checks the columns of a row after d,k,c,alpha,eps (those name
 // the point and are matched against the grid): lb, ub, post, post_upper
-// and seconds must be finite numbers, seconds >= 0, and status one of
-// bernamp's. A row kept by --resume or merge is copied as is, so a
+// and seconds must be finite numbers, seconds >= 0, and status and check
+// among bernamp's values. A row kept by --resume or merge is copied as is, so a
 // corrupted value would otherwise reach the output.
 func checkValues(rec []string) error {
 	for j := 5; j < len(header); j++ {
@@ -98,6 +98,13 @@ func checkValues(rec []string) error {
 				continue
 			}
 			return fmt.Errorf("status is %q, must be %s, %s or %s", s, bernamp.StatusCertified, bernamp.StatusWitness, bernamp.StatusBounds)
+		}
+		if name == "check" {
+			switch s {
+			case bernamp.CheckVerified, bernamp.CheckRejected, bernamp.CheckOff, bernamp.CheckNone:
+				continue
+			}
+			return fmt.Errorf("check is %q, must be %s, %s, %s or %s", s, bernamp.CheckVerified, bernamp.CheckRejected, bernamp.CheckOff, bernamp.CheckNone)
 		}
 		v, err := strconv.ParseFloat(s, 64)
 		switch {

@@ -16,7 +16,7 @@ import (
 )
 
 // header is the CSV header, in column order.
-var header = []string{"d", "k", "c", "alpha", "eps", "lb", "ub", "post", "post_upper", "status", "seconds"}
+var header = []string{"d", "k", "c", "alpha", "eps", "lb", "ub", "post", "post_upper", "status", "check", "seconds"}
 
 // rangesHeader is the CSV header of a run with --range: the ranges
 // lo:hi;lo:hi;... replace c.
@@ -35,6 +35,7 @@ type record struct {
 	Post      float64 `json:"post"`             // verified value of the witness: Post >= post
 	PostUpper float64 `json:"post_upper"`       // proved upper bound: Post <= post_upper
 	Status    string  `json:"status"`           // certified, witness or bounds
+	Check     string  `json:"check"`            // the independent check behind post_upper: verified, rejected, off or none
 	Seconds   float64 `json:"seconds"`          // wall time, rounded to 1e-4 s; 0 with --no-timing
 	Ranges    string  `json:"ranges,omitempty"` // with --range: lo:hi;lo:hi;... in place of c (0)
 
@@ -47,7 +48,17 @@ type record struct {
 	Witness          *witnessRecord `json:"witness,omitempty"`
 	Search           *searchRecord  `json:"search,omitempty"`
 	Pieces           *piecesRecord  `json:"pieces,omitempty"`
+	CheckReport      *checkRecord   `json:"check_report,omitempty"`
 	Note             string         `json:"note,omitempty"` // why an exact engine did not run (bernamp.Result.Note)
+}
+
+// checkRecord is what the independent checker did (bernamp.Check), when it
+// ran.
+type checkRecord struct {
+	Tiles   int     `json:"tiles"`             // tiles of the certificate
+	Boxes   int     `json:"boxes"`             // boxes the checker bounded
+	Failure string  `json:"failure,omitempty"` // why it rejected the certificate
+	Seconds float64 `json:"seconds"`           // wall time; 0 with --no-timing
 }
 
 // piecesRecord is the whole-box two-point-pieces certificate at n = d k.
@@ -88,7 +99,7 @@ type searchRecord struct {
 func newRecord(r bernamp.Result, timing bool) *record {
 	rec := &record{
 		D: r.D, K: r.K, C: r.C, Alpha: r.Alpha, Eps: r.Eps,
-		LB: r.LB, UB: r.UB, Post: r.Post, PostUpper: r.PostUpper, Status: r.Status,
+		LB: r.LB, UB: r.UB, Post: r.Post, PostUpper: r.PostUpper, Status: r.Status, Check: r.Check.Status,
 		UBPostProcessing: r.UBPostProcessing,
 		UBAsymptote:      r.UBAsymptote,
 		Thm2:             r.Theorem2,
@@ -114,6 +125,12 @@ func newRecord(r bernamp.Result, timing bool) *record {
 		rec.Pieces = &piecesRecord{N: c.N, Upper: c.Upper, Proved: c.Proved, Boxes: c.Boxes, Violation: c.Violation}
 		if timing {
 			rec.Pieces.Seconds = math.Round(c.Seconds*1e4) / 1e4
+		}
+	}
+	if c := r.Check; c.Status == bernamp.CheckVerified || c.Status == bernamp.CheckRejected {
+		rec.CheckReport = &checkRecord{Tiles: c.Tiles, Boxes: c.Boxes, Failure: c.Failure}
+		if timing {
+			rec.CheckReport.Seconds = math.Round(c.Seconds*1e4) / 1e4
 		}
 	}
 	return rec
@@ -183,7 +200,7 @@ func (r *record) finite() error {
 func (r *record) csvFields() []string {
 	f := append(pointFields(bernamp.Params{D: r.D, K: r.K, C: r.C, Alpha: r.Alpha, Eps: r.Eps}),
 		fmtFloat(r.LB), fmtFloat(r.UB), fmtFloat(r.Post), fmtFloat(r.PostUpper),
-		r.Status, strconv.FormatFloat(r.Seconds, 'f', 4, 64),
+		r.Status, r.Check, strconv.FormatFloat(r.Seconds, 'f', 4, 64),
 	)
 	if r.Ranges != "" {
 		f[2] = r.Ranges
@@ -270,7 +287,8 @@ func newRowWriter(format string, w io.Writer, ranges bool) (rowWriter, error) {
 		return &jsonWriter{w: w}, err
 	case "table":
 		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-		_, err := io.WriteString(tw, "d\tk\t"+c+"\talpha\teps\tlb\tub\tpost\tpost_upper\tstatus\tconjecture\tseconds\n")
+		// The CSV's columns (conjecture is in JSON, with the rest).
+		_, err := io.WriteString(tw, "d\tk\t"+c+"\talpha\teps\tlb\tub\tpost\tpost_upper\tstatus\tcheck\tseconds\n")
 		return tableWriter{tw}, err
 	}
 	panic("bernamp: unknown format " + format) // formats are validated first
@@ -319,7 +337,7 @@ func (w tableWriter) write(r *record) error {
 		c = r.Ranges
 	}
 	_, err := fmt.Fprintf(w.tw, "%d\t%d\t%s\t%.10g\t%.10g\t%.10g\t%.10g\t%.10g\t%.10g\t%s\t%s\t%.4f\n",
-		r.D, r.K, c, r.Alpha, r.Eps, r.LB, r.UB, r.Post, r.PostUpper, r.Status, r.Conjecture, r.Seconds)
+		r.D, r.K, c, r.Alpha, r.Eps, r.LB, r.UB, r.Post, r.PostUpper, r.Status, r.Check, r.Seconds)
 	return err
 }
 

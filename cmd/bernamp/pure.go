@@ -5,14 +5,12 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"math"
 	"slices"
 	"strconv"
 	"text/tabwriter"
 
 	"github.com/bernamp/bernamp/bounds"
 	"github.com/bernamp/bernamp/check"
-	"github.com/bernamp/bernamp/mixing"
 	"github.com/bernamp/bernamp/puredp"
 )
 
@@ -49,28 +47,6 @@ func (r *pureRow) csvFields() []string {
 	}
 	return []string{strconv.Itoa(r.D), strconv.Itoa(r.K), c, fmtFloat(r.Eps), fmtFloat(r.EpsOut),
 		fmtFloat(r.EpsOutLower), fmtFloat(r.EpsOutUpper), fmtFloat(r.Asymptote), optFloat(r.UltraMixing), r.Method}
-}
-
-// pureLPTol is the largest relative difference allowed between the LP
-// optimum and the closed form (the LP's accuracy, measured at 1e-11).
-const pureLPTol = 1e-9
-
-// crossCheck returns the first violated inequality, or "": lower <=
-// eps_out <= upper (closed) or |eps_out - closed| <= pureLPTol relative
-// (lp), upper <= min(eps, asymptote) up to its rounding, and the
-// comparator (a proved upper bound) not below the exact lower end.
-func (r *pureRow) crossCheck() string {
-	switch {
-	case r.Method == "closed" && !(r.EpsOutLower <= r.EpsOut && r.EpsOut <= r.EpsOutUpper):
-		return fmt.Sprintf("eps_out %v outside [%v, %v]", r.EpsOut, r.EpsOutLower, r.EpsOutUpper)
-	case r.Method == "lp" && !(math.Abs(r.EpsOut-r.EpsOutUpper) <= pureLPTol*r.EpsOutUpper):
-		return fmt.Sprintf("the LP gives %v, the closed form %v", r.EpsOut, r.EpsOutUpper)
-	case r.EpsOutLower > math.Min(r.Eps, r.Asymptote):
-		return fmt.Sprintf("eps_out_lower %v > min(eps, asymptote) = %v", r.EpsOutLower, math.Min(r.Eps, r.Asymptote))
-	case r.UltraMixing != nil && *r.UltraMixing < r.EpsOutLower:
-		return fmt.Sprintf("ultra_mixing %v < eps_out_lower %v", *r.UltraMixing, r.EpsOutLower)
-	}
-	return ""
 }
 
 // runPure prints the exact amplified pure-DP level (alpha = inf) of each
@@ -162,41 +138,23 @@ func runPure(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	for _, d := range ds {
 		for _, k := range ks {
 			for _, c := range cs {
-				amplify := func(eps float64) (puredp.Level, error) { return puredp.AmplifyRanges(ranges, k, eps) }
-				var mb *mixing.Bounds // the comparator; none for ranges or beyond mixing.MaxFlips
-				if ranges == nil {
-					amplify = func(eps float64) (puredp.Level, error) { return puredp.Amplify(d, k, c, eps) }
-					mb, _ = mixing.New(mixing.Kernel{D: d, K: k, C: c})
-				}
-				inf, err := amplify(math.Inf(1))
-				if err != nil {
-					return err
-				}
 				for _, eps := range epss {
 					if err := ctx.Err(); err != nil {
 						return err
 					}
-					l, err := amplify(eps)
+					pt, err := puredp.Solve(d, k, c, ranges, eps, *method == "lp")
 					if err != nil {
-						return err
+						return fmt.Errorf("d=%d k=%d c=%s eps=%s: %w", d, k, fmtFloat(c), fmtFloat(eps), err)
 					}
-					r := &pureRow{D: d, K: k, C: c, Eps: eps, EpsOut: l.Eps, EpsOutLower: l.Lower, EpsOutUpper: l.Upper,
-						Asymptote: inf.Upper, Method: *method}
+					r := &pureRow{D: pt.D, K: k, C: pt.C, Eps: eps, EpsOut: pt.Level.Eps, EpsOutLower: pt.Level.Lower,
+						EpsOutUpper: pt.Level.Upper, Asymptote: pt.Asymptote, UltraMixing: pt.UltraMixing, Method: *method}
 					if ranges != nil {
-						r.C, r.Ranges = 0, formatRanges(ranges)
+						r.Ranges = formatRanges(ranges)
 					}
-					if mb != nil {
-						um, _ := mb.Theorem1(mixing.UltraMixing, eps, 0)
-						r.UltraMixing = &um
+					if pt.LP != nil {
+						r.EpsOut = *pt.LP
 					}
-					if *method == "lp" {
-						res, err := puredp.LP(d, k, c, eps)
-						if err != nil {
-							return fmt.Errorf("d=%d k=%d c=%s eps=%s: %w", d, k, fmtFloat(c), fmtFloat(eps), err)
-						}
-						r.EpsOut = res.Eps
-					}
-					if msg := r.crossCheck(); msg != "" {
+					if msg := pt.CrossCheck(); msg != "" {
 						failed++
 						fmt.Fprintf(stderr, "bernamp: cross-check failed at d=%d k=%d c=%s eps=%s: %s\n", d, k, fmtFloat(c), fmtFloat(eps), msg)
 					}

@@ -140,6 +140,7 @@ type options struct {
 	tol      float64
 	method   string
 	certify  bool
+	check    bool // re-prove each pieces certificate by the independent checker
 	timeout  time.Duration
 	force    bool
 	noTiming bool
@@ -158,13 +159,20 @@ type options struct {
 const (
 	axisOpts   = 1 << iota // --d --k --c --alpha --eps
 	gridOpts               // --format --force
-	solverOpts             // --tol --timeout --method --certify
+	solverOpts             // --tol --timeout --method --certify --check
 	runOpts                // --out --resume --shard --quiet
 	demoOpts               // --preset
+	// The flags every command has unless it says otherwise: a command
+	// that does not read one leaves it out, so its -h lists only the
+	// flags it reads.
+	withoutWorkers   // no --workers
+	withoutNoTiming  // no --no-timing
+	withoutMaxMemory // no --max-memory
 )
 
-// newFlagSet defines the flags of cmd in the groups given, plus --workers
-// and --no-timing, which every command has.
+// newFlagSet defines the flags of cmd in the groups given, plus --workers,
+// --max-memory and --no-timing unless left out by withoutWorkers,
+// withoutMaxMemory and withoutNoTiming.
 func newFlagSet(cmd string, o *options, groups int) *flag.FlagSet {
 	fs := flag.NewFlagSet(cmd, flag.ContinueOnError)
 	if groups&axisOpts != 0 {
@@ -182,6 +190,7 @@ func newFlagSet(cmd string, o *options, groups int) *flag.FlagSet {
 		fs.Float64Var(&o.tol, "tol", 1e-9, "certified gap in nats, > 0")
 		fs.StringVar(&o.method, "method", solver.MethodReduced, "evaluator of the search for d >= 2: reduced or full")
 		fs.BoolVar(&o.certify, "certify", true, "prove post_upper by the two-point-pieces certificate (--certify=false skips it: post_upper is then the closed form)")
+		fs.BoolVar(&o.check, "check", false, "re-prove each pieces certificate by the independent checker (package verify); a bound it does not accept is not used (post_upper is then ub)")
 		fs.DurationVar(&o.timeout, "timeout", 0, "time limit per point, 0 means none")
 	}
 	if groups&runOpts != 0 {
@@ -192,11 +201,17 @@ func newFlagSet(cmd string, o *options, groups int) *flag.FlagSet {
 	}
 	if groups&demoOpts != 0 {
 		fs.StringVar(&o.preset, "preset", "fig1", "grid of the paper: fig1, fig2 or fig3")
-		fs.StringVar(&o.figure, "figure", "", `figure of the CSV, .png, .svg or .pdf (default bernamp-<preset>.png; "" for none)`)
+		fs.StringVar(&o.figure, "figure", "", `figure of the CSV, .png, .svg or .pdf (default <preset>.png in --dir; "" for none)`)
 	}
-	fs.IntVar(&o.workers, "workers", runtime.GOMAXPROCS(0), "points solved in parallel, >= 1")
-	fs.StringVar(&o.memFlag, "max-memory", "1GiB", "memory cap of the run by estimate, e.g. 512MiB, 4GiB or bytes: engines past it answer with the closed forms")
-	fs.BoolVar(&o.noTiming, "no-timing", false, "write 0 as seconds")
+	if groups&withoutWorkers == 0 {
+		fs.IntVar(&o.workers, "workers", runtime.GOMAXPROCS(0), "points solved in parallel, >= 1")
+	}
+	if groups&withoutMaxMemory == 0 {
+		fs.StringVar(&o.memFlag, "max-memory", "1GiB", "memory cap of the run by estimate, e.g. 512MiB, 4GiB or bytes: engines past it answer with the closed forms")
+	}
+	if groups&withoutNoTiming == 0 {
+		fs.BoolVar(&o.noTiming, "no-timing", false, "write 0 as seconds")
+	}
 	return fs
 }
 
@@ -230,7 +245,7 @@ func parseFlagsArgs(fs *flag.FlagSet, args []string, stdout io.Writer) ([]string
 
 // checkOptions validates the flags other than the grid.
 func checkOptions(o *options, groups int) error {
-	if o.workers < 1 {
+	if groups&withoutWorkers == 0 && o.workers < 1 {
 		return usagef("--workers: workers is %d, must be >= 1", o.workers)
 	}
 	if o.memFlag != "" {
@@ -322,5 +337,5 @@ func runGrid(ctx context.Context, cmd string, args []string, stdout, stderr io.W
 // pool runs min(n, workers) points at once; each point may use the workers
 // left over, so a single hard point still gets every worker.
 func solverSettings(o *options, n int) *bernamp.Settings {
-	return &bernamp.Settings{MaxMemory: o.maxMem / int64(min(max(n, 1), o.workers)), Tol: o.tol, Timeout: o.timeout, Method: o.method, NoCertify: !o.certify, Workers: max(1, o.workers/min(max(n, 1), o.workers))}
+	return &bernamp.Settings{MaxMemory: o.maxMem / int64(min(max(n, 1), o.workers)), Tol: o.tol, Timeout: o.timeout, Method: o.method, NoCertify: !o.certify, Check: o.check, Workers: max(1, o.workers/min(max(n, 1), o.workers))}
 }

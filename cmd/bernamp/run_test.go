@@ -325,10 +325,13 @@ func TestPostCSV(t *testing.T) {
 				if r[9] != "certified" {
 					t.Errorf("row %d: status %q, want certified for d = 1", i, r[9])
 				}
-				if secs, err := strconv.ParseFloat(r[10], 64); err != nil || secs < 0 || (!timing && r[10] != "0.0000") {
-					t.Errorf("row %d: seconds %q (timing %v)", i, r[10], timing)
+				if r[10] != "off" {
+					t.Errorf("row %d: check %q, want off (no --check)", i, r[10])
 				}
-				b.WriteString(strings.Join(r[:10], ",") + "\n") // without seconds
+				if secs, err := strconv.ParseFloat(r[11], 64); err != nil || secs < 0 || (!timing && r[11] != "0.0000") {
+					t.Errorf("row %d: seconds %q (timing %v)", i, r[11], timing)
+				}
+				b.WriteString(strings.Join(r[:11], ",") + "\n") // without seconds
 			}
 			if !timing {
 				outputs["bytes"+workers] = stdout

@@ -18,12 +18,15 @@ import (
 // rejected or cannot be read, 2 when one is malformed (not a certificate).
 func runVerify(ctx context.Context, args []string, stdout io.Writer) error {
 	var o options
-	fs := newFlagSet("verify", &o, 0)
+	const groups = withoutNoTiming // verify prints no times
+	fs := newFlagSet("verify", &o, groups)
+	fs.Lookup("workers").Usage = "certificates checked in parallel, >= 1"
+	fs.Lookup("max-memory").Usage = fmt.Sprintf("memory cap, e.g. 512MiB, 4GiB or bytes: a certificate file of more than the cap / %d bytes is refused", inputBytesFactor)
 	files, err := parseFlagsArgs(fs, args, stdout)
 	if err != nil {
 		return err
 	}
-	if err := checkOptions(&o, 0); err != nil {
+	if err := checkOptions(&o, groups); err != nil {
 		return err
 	}
 	if len(files) == 0 {

@@ -73,6 +73,18 @@ def rows():
     for d, k in [(1, 2), (1, 8), (1, 16), (2, 2), (4, 4), (7, 3), (50, 20), (1, 1000)]:
         for c, a, e in [("0.1", "5", "1"), ("0.3", "2", "0.1"), ("0.01", "50", "5")]:
             add(d, k, c, a, e)
+    # 6. extreme orders (issue 31 item 5): alpha from 1e6 to 1e100, including the order of the
+    #    fuzzer's NaN finding (1.785714285714573e13, as its shortest decimal); eps <= 600 so that p
+    #    stays a float64 (alpha = 1e308, where mpmath's powers take minutes, and the eps = 4038
+    #    points are in bounds/extreme_test.go, see the README).
+    #    No extra precision is needed: every large term (a log P, (1-a) log Q, r's log) is divided
+    #    by a-1 in the end, so an absolute error of a*|log P|*10^-60 in an exponent costs
+    #    |log P|*10^-60 in lb (--check at dps 90 confirms it)
+    for a in ["1e6", "17857142857145.73", "1e20", "1e100"]:
+        for d, k, c, e in [(1, 1, "0.1", "1"), (3, 2, "0.42", "600"), (2, 1, "1e-6", "50"),
+                           (10, 10, "0.49", "0.001")]:
+            add(d, k, c, a, e)
+    add(105, 123, "0.42", "17857142857145.73", "600")
     return out
 
 

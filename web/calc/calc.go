@@ -8,7 +8,9 @@
 // JavaScript; it is also ordinary Go, so its tests run natively.
 //
 // Messages name the field the way the CLI names the flag ("--c: c is 0.7,
-// must be in (0, 0.5)"), and the grid is the CLI's cartesian product in the
+// must be in (0, 0.5)"); where the CLI stops at the first bad flag, the
+// parsers here name every bad field of a form (FieldErrors), so the page
+// marks each. The grid is the CLI's cartesian product in the
 // order d, k, c, alpha, eps with eps varying fastest, so a page run and
 // bernamp post on the same values give the same rows in the same order.
 package calc
@@ -60,12 +62,62 @@ type Plan struct {
 	Timeout time.Duration // 0: none
 }
 
-// Parse validates f and expands its grid. The error, a *FieldError, names
-// the first field in the order d, k, c, alpha, eps, timeout that is wrong.
+// FieldErrors is every bad field of a form, one *FieldError per field in
+// the form's order: the page shows each message next to its field. The
+// CLI stops at the first bad flag; each message is the one the CLI gives
+// when that field alone is wrong. errors.As finds the first.
+type FieldErrors []*FieldError
+
+// Error is the messages, one a line.
+func (es FieldErrors) Error() string {
+	msgs := make([]string, len(es))
+	for i, e := range es {
+		msgs[i] = e.Message
+	}
+	return strings.Join(msgs, "\n")
+}
+
+// Unwrap is the errors of es, for errors.Is and errors.As.
+func (es FieldErrors) Unwrap() []error {
+	errs := make([]error, len(es))
+	for i, e := range es {
+		errs[i] = e
+	}
+	return errs
+}
+
+// err is es as an error: nil when es is empty.
+func (es FieldErrors) err() error {
+	if len(es) == 0 {
+		return nil
+	}
+	return es
+}
+
+// asFieldErrors is err as FieldErrors: itself, the single *FieldError it
+// wraps, or an error without a field.
+func asFieldErrors(err error) FieldErrors {
+	var es FieldErrors
+	if errors.As(err, &es) && len(es) > 0 {
+		return es
+	}
+	var fe *FieldError
+	if errors.As(err, &fe) {
+		return FieldErrors{fe}
+	}
+	return FieldErrors{{Message: err.Error()}}
+}
+
+// Parse validates f and expands its grid. The error, a FieldErrors, names
+// every field that is wrong, in the order d, k, c, alpha, eps, timeout,
+// each with the CLI's message (for a field, the first bad value of its
+// list); a grid too large for the page is an error without a field,
+// checked once every field is valid.
 func Parse(f Form) (*Plan, error) {
 	var (
 		d, k          []int
 		c, alpha, eps []float64
+		bad           FieldErrors
 	)
 	for _, x := range []struct {
 		name, s string
@@ -73,13 +125,12 @@ func Parse(f Form) (*Plan, error) {
 		chk     func(int) error
 	}{{"d", f.D, &d, check.D}, {"k", f.K, &k, check.K}} {
 		vs, err := valuelist.Ints(x.s, MaxPoints)
-		if err != nil {
-			return nil, fieldErr(x.name, err)
+		for i := 0; err == nil && i < len(vs); i++ {
+			err = x.chk(vs[i])
 		}
-		for _, v := range vs {
-			if err := x.chk(v); err != nil {
-				return nil, fieldErr(x.name, err)
-			}
+		if err != nil {
+			bad = append(bad, fieldErr(x.name, err))
+			continue
 		}
 		*x.dst = vs
 	}
@@ -89,13 +140,12 @@ func Parse(f Form) (*Plan, error) {
 		chk     func(float64) error
 	}{{"c", f.C, &c, check.C}, {"alpha", f.Alpha, &alpha, check.Alpha}, {"eps", f.Eps, &eps, check.Eps}} {
 		vs, err := valuelist.Floats(x.s, MaxPoints)
-		if err != nil {
-			return nil, fieldErr(x.name, err)
+		for i := 0; err == nil && i < len(vs); i++ {
+			err = x.chk(vs[i])
 		}
-		for _, v := range vs {
-			if err := x.chk(v); err != nil {
-				return nil, fieldErr(x.name, err)
-			}
+		if err != nil {
+			bad = append(bad, fieldErr(x.name, err))
+			continue
 		}
 		*x.dst = vs
 	}
@@ -103,17 +153,19 @@ func Parse(f Form) (*Plan, error) {
 	if s := strings.TrimSpace(f.Timeout); s != "" && s != "0" {
 		var err error
 		if timeout, err = time.ParseDuration(s); err != nil {
-			return nil, fieldErr("timeout", fmt.Errorf("%q is not a duration such as 400ms or 30s", s))
+			bad = append(bad, fieldErr("timeout", fmt.Errorf("%q is not a duration such as 400ms or 30s", s)))
+		} else if timeout < 0 {
+			bad = append(bad, fieldErr("timeout", fmt.Errorf("timeout is %v, must be >= 0", timeout)))
 		}
-		if timeout < 0 {
-			return nil, fieldErr("timeout", fmt.Errorf("timeout is %v, must be >= 0", timeout))
-		}
+	}
+	if len(bad) > 0 {
+		return nil, bad
 	}
 	// Each list has at most MaxPoints values (package valuelist),
 	// so the float product is exact.
 	size := float64(len(d)) * float64(len(k)) * float64(len(c)) * float64(len(alpha)) * float64(len(eps))
 	if size > MaxPoints {
-		return nil, &FieldError{Message: fmt.Sprintf("grid has %.0f points, more than the page's limit of %d; run it with bernamp post", size, MaxPoints)}
+		return nil, FieldErrors{{Message: fmt.Sprintf("grid has %.0f points, more than the page's limit of %d; run it with bernamp post", size, MaxPoints)}}
 	}
 	pl := &Plan{Timeout: timeout, Points: make([]bernamp.Params, 0, int(size))}
 	for _, dv := range d {
@@ -174,11 +226,13 @@ type Point struct {
 }
 
 // ParseAnswer is the JSON answer of ParseJSON: the points of the grid in
-// grid order and the time limit per point in nanoseconds, or the error.
+// grid order and the time limit per point in nanoseconds, or the errors:
+// Errors has every bad field (FieldErrors), Error is the first of them.
 type ParseAnswer struct {
-	Points    []Point     `json:"points,omitempty"`
-	TimeoutNS int64       `json:"timeout_ns"`
-	Error     *FieldError `json:"error,omitempty"`
+	Points    []Point       `json:"points,omitempty"`
+	TimeoutNS int64         `json:"timeout_ns"`
+	Error     *FieldError   `json:"error,omitempty"`
+	Errors    []*FieldError `json:"errors,omitempty"`
 }
 
 // SolveRequest is the JSON request of SolveJSON.
@@ -194,22 +248,19 @@ type SolveAnswer struct {
 }
 
 // parseJSON decodes a form of type F, parses it, and marshals the answer:
-// answer(plan, nil) on success, answer(zero, the field error) on failure
-// (an error that is not a FieldError becomes one without a field). It is
-// the JSON side of Parse, ParseCurve and ParseCompose.
-func parseJSON[F, P, A any](form []byte, parse func(F) (P, error), answer func(P, *FieldError) A) []byte {
+// answer(plan, nil) on success, answer(zero, the field errors) on failure
+// (FieldErrors lists every bad field; an error that is neither FieldErrors
+// nor a FieldError becomes one without a field). It is the JSON side of
+// Parse, ParseCurve and ParseCompose.
+func parseJSON[F, P, A any](form []byte, parse func(F) (P, error), answer func(P, FieldErrors) A) []byte {
 	var f F
 	var zero P
 	if err := json.Unmarshal(form, &f); err != nil {
-		return mustMarshal(answer(zero, &FieldError{Message: "calc: bad form: " + err.Error()}))
+		return mustMarshal(answer(zero, FieldErrors{{Message: "calc: bad form: " + err.Error()}}))
 	}
 	pl, err := parse(f)
 	if err != nil {
-		var fe *FieldError
-		if !errors.As(err, &fe) {
-			fe = &FieldError{Message: err.Error()}
-		}
-		return mustMarshal(answer(zero, fe))
+		return mustMarshal(answer(zero, asFieldErrors(err)))
 	}
 	return mustMarshal(answer(pl, nil))
 }
@@ -217,9 +268,9 @@ func parseJSON[F, P, A any](form []byte, parse func(F) (P, error), answer func(P
 // ParseJSON is Parse from and to JSON: form is a Form, the answer a
 // ParseAnswer.
 func ParseJSON(form []byte) []byte {
-	return parseJSON(form, Parse, func(pl *Plan, fe *FieldError) ParseAnswer {
-		if fe != nil {
-			return ParseAnswer{Error: fe}
+	return parseJSON(form, Parse, func(pl *Plan, fes FieldErrors) ParseAnswer {
+		if len(fes) > 0 {
+			return ParseAnswer{Error: fes[0], Errors: fes}
 		}
 		a := ParseAnswer{TimeoutNS: int64(pl.Timeout), Points: make([]Point, len(pl.Points))}
 		for i, p := range pl.Points {

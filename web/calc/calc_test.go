@@ -53,17 +53,19 @@ func TestParseErrors(t *testing.T) {
 		{"eps backwards", form("1", "1", "0.1", "5", "1:0:1", ""), "eps", `--eps: range "1:0:1": stop 0 is less than start 1`},
 		{"eps empty", form("1", "1", "0.1", "5", " ", ""), "eps", "--eps: empty list"},
 		{"eps Inf", form("1", "1", "0.1", "5", "+Inf", ""), "eps", "--eps: eps is +Inf, must be >= 0 and finite"},
-		{"first field wins", form("0", "1", "0.7", "5", "1", ""), "d", "--d: d is 0, must be >= 1"},
+		{"d before c", form("0", "1", "0.7", "5", "1", ""), "d", "--d: d is 0, must be >= 1"},
 		{"timeout negative", form("1", "1", "0.1", "5", "1", "-1s"), "timeout", "--timeout: timeout is -1s, must be >= 0"},
 		{"timeout unitless", form("1", "1", "0.1", "5", "1", "5"), "timeout", `--timeout: "5" is not a duration such as 400ms or 30s`},
 		{"grid too large", form("1:101:1", "1", "0.1", "5", "0:9.9:0.1", ""), "", "grid has 10100 points, more than the page's limit of 10000; run it with bernamp post"},
 	} {
 		_, err := Parse(tc.f)
-		fe, ok := err.(*FieldError)
-		if !ok {
-			t.Errorf("%s: error %v, want a *FieldError", tc.desc, err)
+		// The first bad field's error: the CLI's message.
+		fes, ok := err.(FieldErrors)
+		if !ok || len(fes) == 0 {
+			t.Errorf("%s: error %v, want FieldErrors", tc.desc, err)
 			continue
 		}
+		fe := fes[0]
 		if fe.Field != tc.field || fe.Message != tc.msg {
 			t.Errorf("%s: field %q message %q, want %q %q", tc.desc, fe.Field, fe.Message, tc.field, tc.msg)
 		}

@@ -86,43 +86,42 @@ var mechanismParams = map[string][]string{
 // flags, with the CLI's messages and in its order: the numbers (the CLI's
 // flag package parses them first), then d, k, c and steps, the kernel,
 // delta, the discretization and the mechanism's parameters. The error is a
-// *FieldError naming the page's field.
+// FieldErrors naming every bad field of the page (one message a field, the
+// one the CLI gives when that field alone is wrong); an unknown mechanism
+// is the only error then, as the parameters depend on it.
 func ParseCompose(f ComposeForm) (*ComposePlan, error) {
 	pl := &ComposePlan{Mechanism: strings.TrimSpace(f.Mechanism), Sensitivity: 1, Delta: 1e-5, Discretization: ComposeDiscretization, RDP: f.RDP}
 	params, ok := mechanismParams[pl.Mechanism]
 	if !ok {
-		return nil, composeMechanismErr(pl.Mechanism)
+		return nil, FieldErrors{composeMechanismErr(pl.Mechanism)}
 	}
-	opt := func(name, s string, dst **float64) error {
+	var bad FieldErrors
+	opt := func(name, s string, dst **float64) {
 		if strings.TrimSpace(s) == "" {
-			return nil
+			return
 		}
 		v, err := valuelist.Float(s)
 		if err != nil {
-			return composeFieldErr(name, "--%s: %v", name, err)
+			bad = append(bad, composeFieldErr(name, "--%s: %v", name, err))
+			return
 		}
 		*dst = &v
-		return nil
 	}
 	for _, name := range params {
-		var err error
 		switch name {
 		case "sigma":
-			err = opt(name, f.Sigma, &pl.Sigma)
+			opt(name, f.Sigma, &pl.Sigma)
 		case "b":
-			err = opt(name, f.B, &pl.B)
+			opt(name, f.B, &pl.B)
 		case "p-true":
-			err = opt(name, f.PTrue, &pl.PTrue)
+			opt(name, f.PTrue, &pl.PTrue)
 		case "q":
-			err = opt(name, f.Q, &pl.Q)
+			opt(name, f.Q, &pl.Q)
 		case "sensitivity":
 			var v *float64
-			if err = opt(name, f.Sensitivity, &v); v != nil {
+			if opt(name, f.Sensitivity, &v); v != nil {
 				pl.Sensitivity = *v
 			}
-		}
-		if err != nil {
-			return nil, err
 		}
 	}
 	for _, x := range []struct {
@@ -130,10 +129,7 @@ func ParseCompose(f ComposeForm) (*ComposePlan, error) {
 		dst     *float64
 	}{{"delta", f.Delta, &pl.Delta}, {"discretization", f.Discretization, &pl.Discretization}} {
 		var v *float64
-		if err := opt(x.name, x.s, &v); err != nil {
-			return nil, err
-		}
-		if v != nil {
+		if opt(x.name, x.s, &v); v != nil {
 			*x.dst = *v
 		}
 	}
@@ -143,19 +139,19 @@ func ParseCompose(f ComposeForm) (*ComposePlan, error) {
 	}{{"d", f.D, &pl.D}, {"k", f.K, &pl.K}} {
 		v, err := valuelist.Int(x.s)
 		if err != nil {
-			return nil, composeFieldErr(x.name, "--%s: %v", x.name, err)
+			bad = append(bad, composeFieldErr(x.name, "--%s: %v", x.name, err))
 		}
 		*x.dst = v
 	}
 	v, err := valuelist.Float(f.C)
 	if err != nil {
-		return nil, composeFieldErr("c", "--c: %v", err)
+		bad = append(bad, composeFieldErr("c", "--c: %v", err))
 	}
 	pl.C = v
 	if pl.Steps, err = valuelist.Int(f.Steps); err != nil {
-		return nil, composeFieldErr("steps", "--steps: %v", err)
+		bad = append(bad, composeFieldErr("steps", "--steps: %v", err))
 	}
-	if _, err := pl.job(); err != nil {
+	if _, err := pl.check(bad); err != nil {
 		return nil, err
 	}
 	return pl, nil
@@ -179,46 +175,84 @@ type composeJob struct {
 
 // job validates the plan's values after parsing, in the order and with the
 // messages of bernamp compose (cmd/bernamp/compose.go, composeOptions.check),
-// and builds the mechanism the way the CLI does.
-func (pl *ComposePlan) job() (composeJob, error) {
+// and builds the mechanism the way the CLI does. The error is a
+// FieldErrors.
+func (pl *ComposePlan) job() (composeJob, error) { return pl.check(nil) }
+
+// check is job after the parse errors bad: a field already in bad (a number
+// that did not parse) is not judged again, and a check that reads it (the
+// kernel's d k, a mechanism's constructor) is left out. The error is a
+// FieldErrors with one message a field: bad, then the values' errors.
+func (pl *ComposePlan) check(bad FieldErrors) (composeJob, error) {
 	var job composeJob
-	if !(pl.Delta > 0 && pl.Delta < 1) {
-		return job, composeFieldErr("delta", "--delta: delta is %v, must be in (0, 1)", pl.Delta)
+	has := func(names ...string) bool {
+		for _, e := range bad {
+			for _, n := range names {
+				if e.Field == "compose-"+n {
+					return true
+				}
+			}
+		}
+		return false
 	}
-	if !(pl.Discretization >= 0 && pl.Discretization <= 1) {
-		return job, composeFieldErr("discretization", "--discretization: discretization is %v, must be in (0, 1] (or 0: automatic)", pl.Discretization)
+	add := func(fe *FieldError) {
+		if !has(strings.TrimPrefix(fe.Field, "compose-")) {
+			bad = append(bad, fe)
+		}
 	}
-	if pl.Steps < 1 {
-		return job, composeFieldErr("steps", "--steps: steps is %d, must be >= 1", pl.Steps)
+	if !has("delta") && !(pl.Delta > 0 && pl.Delta < 1) {
+		add(composeFieldErr("delta", "--delta: delta is %v, must be in (0, 1)", pl.Delta))
+	}
+	if !has("discretization") && !(pl.Discretization >= 0 && pl.Discretization <= 1) {
+		add(composeFieldErr("discretization", "--discretization: discretization is %v, must be in (0, 1] (or 0: automatic)", pl.Discretization))
+	}
+	if !has("steps") && pl.Steps < 1 {
+		add(composeFieldErr("steps", "--steps: steps is %d, must be >= 1", pl.Steps))
 	}
 	d, k := pl.D, pl.K
-	if err := check.D(d); err != nil {
-		return job, composeFieldErr("d", "--d: %v", err)
+	if !has("d") {
+		if err := check.D(d); err != nil {
+			add(composeFieldErr("d", "--d: %v", err))
+		}
 	}
-	if err := check.K(k); err != nil {
-		return job, composeFieldErr("k", "--k: %v", err)
+	if !has("k") {
+		if err := check.K(k); err != nil {
+			add(composeFieldErr("k", "--k: %v", err))
+		}
 	}
-	if err := check.N(d, k); err != nil {
-		return job, composeFieldErr("d", "--d: %v", err)
-	}
-	if d > pld.MaxN/k {
-		return job, composeFieldErr("d", "--d, --k: d k = %d x %d exceeds %d", d, k, pld.MaxN)
+	if !has("d", "k") {
+		if err := check.N(d, k); err != nil {
+			add(composeFieldErr("d", "--d: %v", err))
+		} else if d > pld.MaxN/k {
+			add(composeFieldErr("d", "--d, --k: d k = %d x %d exceeds %d", d, k, pld.MaxN))
+		}
 	}
 	job.kernel = accountant.Kernel{D: d, K: k, C: pl.C}
-	if err := check.C(pl.C); err != nil {
-		return job, composeFieldErr("c", "--d, --k, --c: %v", err)
+	if !has("c") {
+		if err := check.C(pl.C); err != nil {
+			add(composeFieldErr("c", "--d, --k, --c: %v", err))
+		}
 	}
-	need := func(name string, v *float64) (float64, error) {
+	// need is the positive finite parameter name, or false after its
+	// error.
+	need := func(name string, v *float64) (float64, bool) {
+		if has(name) {
+			return 0, false
+		}
 		if v == nil {
-			return 0, composeFieldErr(name, "--%s: needed with --mechanism %s", name, pl.Mechanism)
+			add(composeFieldErr(name, "--%s: needed with --mechanism %s", name, pl.Mechanism))
+			return 0, false
 		}
 		if !(*v > 0) || math.IsInf(*v, 1) {
-			return 0, composeFieldErr(name, "--%s: %s is %v, must be > 0 and finite", name, name, *v)
+			add(composeFieldErr(name, "--%s: %s is %v, must be > 0 and finite", name, name, *v))
+			return 0, false
 		}
-		return *v, nil
+		return *v, true
 	}
-	if s := pl.Sensitivity; !(s > 0) || math.IsInf(s, 1) {
-		return job, composeFieldErr("sensitivity", "--sensitivity: sensitivity is %v, must be > 0 and finite", s)
+	sensOK := !has("sensitivity")
+	if s := pl.Sensitivity; sensOK && (!(s > 0) || math.IsInf(s, 1)) {
+		add(composeFieldErr("sensitivity", "--sensitivity: sensitivity is %v, must be > 0 and finite", s))
+		sensOK = false
 	}
 	// A constructor's error is shown at the parameter it is about.
 	var (
@@ -227,65 +261,65 @@ func (pl *ComposePlan) job() (composeJob, error) {
 	)
 	switch pl.Mechanism {
 	case "gaussian":
-		sigma, err := need("sigma", pl.Sigma)
-		if err != nil {
-			return job, err
-		}
-		job.profile, err = pld.Gaussian(pl.Sensitivity, sigma)
-		if err == nil {
-			curve, err = rdp.Gaussian(sigma/pl.Sensitivity, nil)
-			job.curve = &curve
-		}
-		if err != nil {
-			return job, composeFieldErr("sigma", "--mechanism %s: %s", pl.Mechanism, bare(err))
+		if sigma, ok := need("sigma", pl.Sigma); ok && sensOK {
+			job.profile, err = pld.Gaussian(pl.Sensitivity, sigma)
+			if err == nil {
+				curve, err = rdp.Gaussian(sigma/pl.Sensitivity, nil)
+				job.curve = &curve
+			}
+			if err != nil {
+				add(composeFieldErr("sigma", "--mechanism %s: %s", pl.Mechanism, bare(err)))
+			}
 		}
 	case "laplace":
-		b, err := need("b", pl.B)
-		if err != nil {
-			return job, err
-		}
-		job.profile, err = pld.Laplace(pl.Sensitivity, b)
-		if err == nil {
-			curve, err = rdp.Laplace(b/pl.Sensitivity, nil)
-			job.curve = &curve
-		}
-		if err != nil {
-			return job, composeFieldErr("b", "--mechanism %s: %s", pl.Mechanism, bare(err))
+		if b, ok := need("b", pl.B); ok && sensOK {
+			job.profile, err = pld.Laplace(pl.Sensitivity, b)
+			if err == nil {
+				curve, err = rdp.Laplace(b/pl.Sensitivity, nil)
+				job.curve = &curve
+			}
+			if err != nil {
+				add(composeFieldErr("b", "--mechanism %s: %s", pl.Mechanism, bare(err)))
+			}
 		}
 	case "rr":
-		if pl.PTrue == nil {
-			return job, composeFieldErr("p-true", "--p-true: needed with --mechanism rr (or --noise-parameter)")
-		}
-		p := *pl.PTrue
-		if !(p > 0 && p < 1) {
-			return job, composeFieldErr("p-true", "--p-true: p-true is %v, must be in (0, 1)", p)
-		}
-		if curve, err = rdp.RandomizedResponse(p, nil); err != nil {
-			return job, composeFieldErr("p-true", "--mechanism: %s", bare(err))
-		}
-		job.curve = &curve
-		if job.profile, err = pld.RandomizedResponse(p); err != nil {
-			return job, composeFieldErr("p-true", "--p-true: %s", bare(err))
+		switch {
+		case has("p-true"):
+		case pl.PTrue == nil:
+			add(composeFieldErr("p-true", "--p-true: needed with --mechanism rr (or --noise-parameter)"))
+		case !(*pl.PTrue > 0 && *pl.PTrue < 1):
+			add(composeFieldErr("p-true", "--p-true: p-true is %v, must be in (0, 1)", *pl.PTrue))
+		default:
+			p := *pl.PTrue
+			if curve, err = rdp.RandomizedResponse(p, nil); err != nil {
+				add(composeFieldErr("p-true", "--mechanism: %s", bare(err)))
+				break
+			}
+			job.curve = &curve
+			if job.profile, err = pld.RandomizedResponse(p); err != nil {
+				add(composeFieldErr("p-true", "--p-true: %s", bare(err)))
+			}
 		}
 	case "subsampled-gaussian":
-		sigma, err := need("sigma", pl.Sigma)
-		if err != nil {
-			return job, err
-		}
-		if pl.Q == nil || !(*pl.Q > 0 && *pl.Q <= 1) {
+		sigma, ok := need("sigma", pl.Sigma)
+		qOK := !has("q")
+		if qOK && (pl.Q == nil || !(*pl.Q > 0 && *pl.Q <= 1)) {
 			q := 0.0
 			if pl.Q != nil {
 				q = *pl.Q
 			}
-			return job, composeFieldErr("q", "--q: q is %v, must be in (0, 1] (needed with --mechanism subsampled-gaussian)", q)
+			add(composeFieldErr("q", "--q: q is %v, must be in (0, 1] (needed with --mechanism subsampled-gaussian)", q))
+			qOK = false
 		}
-		if job.profile, err = pld.SubsampledGaussian(pl.Sensitivity, sigma, *pl.Q); err != nil {
-			return job, composeFieldErr("sigma", "--mechanism %s: %s", pl.Mechanism, bare(err))
+		if ok && qOK && sensOK {
+			if job.profile, err = pld.SubsampledGaussian(pl.Sensitivity, sigma, *pl.Q); err != nil {
+				add(composeFieldErr("sigma", "--mechanism %s: %s", pl.Mechanism, bare(err)))
+			}
 		}
 	default:
-		return job, composeMechanismErr(pl.Mechanism)
+		add(composeMechanismErr(pl.Mechanism))
 	}
-	return job, nil
+	return job, bad.err()
 }
 
 // ComposeRow is the answer of the compose panel: the columns of bernamp
@@ -363,9 +397,11 @@ func SolveCompose(ctx context.Context, pl ComposePlan) (ComposeRow, error) {
 }
 
 // ParseComposeAnswer is the JSON answer of ParseComposeJSON.
+// Errors has every bad field, Error is the first of them.
 type ParseComposeAnswer struct {
-	Plan  *ComposePlan `json:"plan,omitempty"`
-	Error *FieldError  `json:"error,omitempty"`
+	Plan   *ComposePlan  `json:"plan,omitempty"`
+	Error  *FieldError   `json:"error,omitempty"`
+	Errors []*FieldError `json:"errors,omitempty"`
 }
 
 // ComposeAnswer is the JSON answer of SolveComposeJSON: the row, or the
@@ -379,8 +415,12 @@ type ComposeAnswer struct {
 // ParseComposeJSON is ParseCompose from and to JSON: form is a
 // ComposeForm.
 func ParseComposeJSON(form []byte) []byte {
-	return parseJSON(form, ParseCompose, func(pl *ComposePlan, fe *FieldError) ParseComposeAnswer {
-		return ParseComposeAnswer{Plan: pl, Error: fe}
+	return parseJSON(form, ParseCompose, func(pl *ComposePlan, fes FieldErrors) ParseComposeAnswer {
+		a := ParseComposeAnswer{Plan: pl, Errors: fes}
+		if len(fes) > 0 {
+			a.Error = fes[0]
+		}
+		return a
 	})
 }
 

@@ -75,11 +75,13 @@ func TestParseCompose(t *testing.T) {
 		{"rdp mechanism", ComposeForm{Mechanism: "rdp", D: "1", K: "1", C: "0.1", Steps: "1"}, "mechanism", `--mechanism: mechanism is "rdp", must be gaussian, laplace, rr or subsampled-gaussian`},
 	} {
 		_, err := ParseCompose(tc.f)
-		fe, ok := err.(*FieldError)
-		if !ok {
-			t.Errorf("%s: error %v, want a *FieldError", tc.desc, err)
+		// The first bad field's error: the CLI's message.
+		fes, ok := err.(FieldErrors)
+		if !ok || len(fes) == 0 {
+			t.Errorf("%s: error %v, want FieldErrors", tc.desc, err)
 			continue
 		}
+		fe := fes[0]
 		if fe.Field != "compose-"+tc.field || fe.Message != tc.msg {
 			t.Errorf("%s: field %q message %q, want %q %q", tc.desc, fe.Field, fe.Message, "compose-"+tc.field, tc.msg)
 		}

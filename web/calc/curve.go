@@ -57,22 +57,23 @@ func curveFieldErr(field string, err error) *FieldError {
 }
 
 // ParseCurve validates f and reads its curve with accountant.Read. The
-// error, a *FieldError, names the first wrong field in the order curve,
-// d, k, c, delta, timeout; a bad curve gets the reader's message after
-// "--in: " (the CLI's message without the file name).
+// error, a FieldErrors, names every wrong field in the order curve, d, k,
+// c, delta, timeout; a bad curve gets the reader's message after "--in: "
+// (the CLI's message without the file name).
 func ParseCurve(f CurveForm) (*CurvePlan, error) {
+	var bad FieldErrors
+	pl := &CurvePlan{Delta: 1e-5}
 	if strings.TrimSpace(f.Curve) == "" {
-		return nil, &FieldError{Field: "curve", Message: "--in: paste a curve: CSV alpha,eps or {\"orders\": [...], \"rdp\": [...]}"}
-	}
-	c, warnings, err := accountant.Read(strings.NewReader(f.Curve))
-	if err != nil {
-		return nil, &FieldError{Field: "curve", Message: "--in: " + bare(err)}
-	}
-	pl := &CurvePlan{Warnings: warnings, Orders: make([]Order, len(c.Orders))}
-	for i, a := range c.Orders {
-		pl.Orders[i].Alpha = a
-		if e := c.Eps[i]; !math.IsInf(e, 1) {
-			pl.Orders[i].Eps = &e
+		bad = append(bad, &FieldError{Field: "curve", Message: "--in: paste a curve: CSV alpha,eps or {\"orders\": [...], \"rdp\": [...]}"})
+	} else if c, warnings, err := accountant.Read(strings.NewReader(f.Curve)); err != nil {
+		bad = append(bad, &FieldError{Field: "curve", Message: "--in: " + bare(err)})
+	} else {
+		pl.Warnings, pl.Orders = warnings, make([]Order, len(c.Orders))
+		for i, a := range c.Orders {
+			pl.Orders[i].Alpha = a
+			if e := c.Eps[i]; !math.IsInf(e, 1) {
+				pl.Orders[i].Eps = &e
+			}
 		}
 	}
 	for _, x := range []struct {
@@ -85,7 +86,8 @@ func ParseCurve(f CurveForm) (*CurvePlan, error) {
 			err = x.chk(v)
 		}
 		if err != nil {
-			return nil, curveFieldErr(x.name, err)
+			bad = append(bad, curveFieldErr(x.name, err))
+			continue
 		}
 		*x.dst = v
 	}
@@ -94,29 +96,30 @@ func ParseCurve(f CurveForm) (*CurvePlan, error) {
 		err = check.C(v)
 	}
 	if err != nil {
-		return nil, curveFieldErr("c", err)
+		bad = append(bad, curveFieldErr("c", err))
 	}
 	pl.C = v
-	pl.Delta = 1e-5
 	if strings.TrimSpace(f.Delta) != "" {
 		v, err := valuelist.Float(f.Delta)
 		if err == nil {
 			err = rdp.CheckDelta(v)
 		}
 		if err != nil {
-			return nil, curveFieldErr("delta", err)
+			bad = append(bad, curveFieldErr("delta", err))
 		}
 		pl.Delta = v
 	}
 	if s := strings.TrimSpace(f.Timeout); s != "" && s != "0" {
 		d, err := time.ParseDuration(s)
 		if err != nil {
-			return nil, curveFieldErr("timeout", fmt.Errorf("%q is not a duration such as 400ms or 30s", s))
-		}
-		if d < 0 {
-			return nil, curveFieldErr("timeout", fmt.Errorf("timeout is %v, must be >= 0", d))
+			bad = append(bad, curveFieldErr("timeout", fmt.Errorf("%q is not a duration such as 400ms or 30s", s)))
+		} else if d < 0 {
+			bad = append(bad, curveFieldErr("timeout", fmt.Errorf("timeout is %v, must be >= 0", d)))
 		}
 		pl.TimeoutNS = int64(d)
+	}
+	if len(bad) > 0 {
+		return nil, bad
 	}
 	return pl, nil
 }
@@ -163,14 +166,9 @@ func SolveOrder(ctx context.Context, d, k int, c float64, o Order, timeout time.
 		Status: r.Status, Method: r.Method, Seconds: math.Round(r.Seconds*1e4) / 1e4}, nil
 }
 
-// Approx is one (eps, delta)-DP guarantee of the summary; Eps nil when the
-// curve proves nothing at Delta (every order inf).
-type Approx struct {
-	Eps     *float64 `json:"eps"`
-	Delta   float64  `json:"delta"`
-	Order   *float64 `json:"order"`             // the order attaining Eps
-	Warning string   `json:"warning,omitempty"` // the minimizing order is at the edge of the grid
-}
+// Approx is one (eps, delta)-DP guarantee of the summary: accountant.Approx,
+// the conversion bernamp curve's summary uses.
+type Approx = accountant.Approx
 
 // CurveSummary is the summary of bernamp curve's rows "mechanism" (the
 // pasted curve, not amplified) and "bernamp" (post_upper made monotone by
@@ -200,17 +198,7 @@ func Summarize(orders []Order, postUpper []float64, delta float64) (CurveSummary
 	if err := in.Validate(); err != nil {
 		return CurveSummary{}, fmt.Errorf("calc: %w", err)
 	}
-	conv := func(c accountant.Curve) (Approx, error) {
-		f, ok := c.Finite()
-		if !ok {
-			return Approx{Delta: delta}, nil
-		}
-		a, err := rdp.ToApprox(f, delta, rdp.Balle2020)
-		if err != nil {
-			return Approx{}, err
-		}
-		return Approx{Eps: &a.Eps, Delta: delta, Order: &a.Order, Warning: a.Warning}, nil
-	}
+	conv := func(c accountant.Curve) (Approx, error) { return accountant.Convert(c, 1, delta, rdp.Balle2020) }
 	var s CurveSummary
 	var err error
 	if s.Mechanism, err = conv(in); err != nil {
@@ -230,9 +218,11 @@ func Summarize(orders []Order, postUpper []float64, delta float64) (CurveSummary
 }
 
 // ParseCurveAnswer is the JSON answer of ParseCurveJSON.
+// Errors has every bad field, Error is the first of them.
 type ParseCurveAnswer struct {
-	Plan  *CurvePlan  `json:"plan,omitempty"`
-	Error *FieldError `json:"error,omitempty"`
+	Plan   *CurvePlan    `json:"plan,omitempty"`
+	Error  *FieldError   `json:"error,omitempty"`
+	Errors []*FieldError `json:"errors,omitempty"`
 }
 
 // OrderRequest is the JSON request of SolveOrderJSON.
@@ -265,8 +255,12 @@ type SummaryAnswer struct {
 
 // ParseCurveJSON is ParseCurve from and to JSON: form is a CurveForm.
 func ParseCurveJSON(form []byte) []byte {
-	return parseJSON(form, ParseCurve, func(pl *CurvePlan, fe *FieldError) ParseCurveAnswer {
-		return ParseCurveAnswer{Plan: pl, Error: fe}
+	return parseJSON(form, ParseCurve, func(pl *CurvePlan, fes FieldErrors) ParseCurveAnswer {
+		a := ParseCurveAnswer{Plan: pl, Errors: fes}
+		if len(fes) > 0 {
+			a.Error = fes[0]
+		}
+		return a
 	})
 }
 

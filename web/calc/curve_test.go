@@ -57,11 +57,13 @@ func TestParseCurve(t *testing.T) {
 		{"timeout unitless", curveForm("2,1\n", "1", "1", "0.1", "", "5"), "curve-timeout", `--timeout: "5" is not a duration such as 400ms or 30s`},
 	} {
 		_, err := ParseCurve(tc.f)
-		fe, ok := err.(*FieldError)
-		if !ok {
-			t.Errorf("%s: error %v, want a *FieldError", tc.desc, err)
+		// The first bad field's error: the CLI's message.
+		fes, ok := err.(FieldErrors)
+		if !ok || len(fes) == 0 {
+			t.Errorf("%s: error %v, want FieldErrors", tc.desc, err)
 			continue
 		}
+		fe := fes[0]
 		if fe.Field != tc.field || fe.Message != tc.msg {
 			t.Errorf("%s: field %q message %q, want %q %q", tc.desc, fe.Field, fe.Message, tc.field, tc.msg)
 		}

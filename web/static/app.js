@@ -72,15 +72,24 @@ function clearErrors(fields = FIELDS) {
   if (fields === COMPOSE_FIELDS) $('err-compose').textContent = '';
 }
 
-function showError(err, fields = FIELDS, other = 'err-grid') {
+// showErrors shows each error next to its field (the engine names every
+// bad field of a form), and an error without a field in other.
+function showErrors(errs, fields = FIELDS, other = 'err-grid') {
   clearErrors(fields);
-  if (!err) return;
-  if (fields.includes(err.field)) {
-    $('err-' + err.field).textContent = err.message;
-    $(err.field).classList.add('bad');
-  } else {
-    $(other).textContent = err.message;
+  const rest = [];
+  for (const err of errs || []) {
+    if (fields.includes(err.field)) {
+      $('err-' + err.field).textContent = err.message;
+      $(err.field).classList.add('bad');
+    } else {
+      rest.push(err.message);
+    }
   }
+  if (rest.length) $(other).textContent = rest.join('; ');
+}
+
+function showError(err, fields = FIELDS, other = 'err-grid') {
+  showErrors(err ? [err] : [], fields, other);
 }
 
 async function boot() {
@@ -127,10 +136,11 @@ function onMessage(e) {
     case 'parsed': {
       const fields = { curve: CURVE_FIELDS, compose: COMPOSE_FIELDS }[m.group] || FIELDS;
       if (m.answer.error) {
-        showError(m.answer.error, fields, OTHER_ERR[m.group]);
+        const errs = m.answer.errors || [m.answer.error];
+        showErrors(errs, fields, OTHER_ERR[m.group]);
         if (m.id === undefined) {
           setState('invalid');
-          setProgress('Not run: fix the field marked in red.');
+          setProgress(errs.length === 1 ? 'Not run: fix the field marked in red.' : `Not run: fix the ${errs.length} fields marked in red.`);
           setCancel(false);
         }
       } else if (m.id === parseId) {
@@ -148,10 +158,11 @@ function onMessage(e) {
       for (const w of m.warnings) $('curve-warnings').appendChild(el('div', { class: 'warning' }, 'warning: ' + w));
       $('curve-answer').hidden = false;
       setState('running');
+      runTick(run);
       break;
     case 'corder':
-      setProgress(`order ${m.i + 1} of ${run.n}: α = ${m.order.alpha}, ε = ${m.order.eps === null ? 'inf' : m.order.eps} · ` +
-        `${secs(performance.now() - run.t0)} s`);
+      run.at = { i: m.i, unit: 'order', what: `α = ${m.order.alpha}, ε = ${m.order.eps === null ? 'inf' : m.order.eps}` };
+      showRunProgress();
       break;
     case 'crow':
       run.rows.push(m.row);
@@ -184,11 +195,12 @@ function onMessage(e) {
       $('summary').replaceChildren();
       $('answer').hidden = false;
       setState('running');
+      runTick(run);
       break;
     case 'point': {
       const p = m.point;
-      setProgress(`point ${m.i + 1} of ${run.n}: d = ${p.d}, k = ${p.k}, c = ${p.c}, α = ${p.alpha}, ε = ${p.eps} · ` +
-        `${secs(performance.now() - run.t0)} s`);
+      run.at = { i: m.i, unit: 'point', what: `d = ${p.d}, k = ${p.k}, c = ${p.c}, α = ${p.alpha}, ε = ${p.eps}` };
+      showRunProgress();
       break;
     }
     case 'row':
@@ -211,6 +223,7 @@ function onMessage(e) {
       break;
     }
     case 'error':
+      if (run) run.state = 'error';
       finish();
       setState('error');
       setProgress('Error: ' + m.message);
@@ -248,6 +261,49 @@ function setCancel(on) {
 }
 
 function secs(ms) { return (ms / 1000).toFixed(2); }
+
+// progressText is how far a run of n points (or orders) is after done of
+// them in ms milliseconds: the percent done and the time left, estimated
+// as the time so far per point done times the points left ("37% — about
+// 12 s left"). Before the first point is done there is no estimate
+// ("0% — starting"); it never shows NaN or Infinity, whatever it is given.
+function progressText(done, n, ms) {
+  if (!(n > 0 && n < Infinity) || !(done >= 0)) return 'starting';
+  done = Math.min(done, n);
+  const pct = `${Math.floor(100 * done / n)}%`;
+  if (done === n) return pct;
+  if (done === 0 || !(ms > 0 && ms < Infinity)) return `${pct} — starting`;
+  const left = ms * (n - done) / done / 1000;
+  if (!(left < Infinity)) return `${pct} — starting`;
+  return `${pct} — about ${aboutTime(left)} left`;
+}
+
+// aboutTime writes a time left of s seconds to two figures at most: 12 s,
+// 4 min, 1.5 h.
+function aboutTime(s) {
+  if (s < 59.5) return `${Math.max(1, Math.round(s))} s`;
+  if (s < 59.5 * 60) return `${Math.round(s / 60)} min`;
+  const h = s / 3600;
+  return h < 9.95 ? `${h.toFixed(1)} h` : `${Math.round(h)} h`;
+}
+
+// showRunProgress writes the progress line of a grid or curve run: the
+// point (or order) being solved, the percent done with the time left, the
+// time so far.
+function showRunProgress() {
+  const at = run.at;
+  const ms = performance.now() - run.t0;
+  const head = at ? `${at.unit} ${at.i + 1} of ${run.n} (${progressText(run.rows.length, run.n, ms)})` : progressText(0, run.n, ms);
+  setProgress(head + (at ? `: ${at.what}` : '') + ` · ${secs(ms)} s`);
+}
+
+// runTick refreshes the progress line of run every 0.25 s while it runs,
+// so that the time left follows a point that takes long.
+function runTick(r) {
+  if (run !== r || r.state !== 'running' || document.body.dataset.state !== 'running') return;
+  showRunProgress();
+  setTimeout(() => runTick(r), 250);
+}
 
 function counts(rows) {
   const c = {};

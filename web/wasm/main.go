@@ -7,12 +7,12 @@
 // (go generate ./web does it). It registers these JavaScript functions on
 // globalThis and then waits forever:
 //
-//	bernampParse(formJSON) string           calc.ParseJSON: the grid or the field error
+//	bernampParse(formJSON) string           calc.ParseJSON: the grid or the field errors
 //	bernampSolve(requestJSON) Promise<string>  calc.SolveJSON: one point's row
-//	bernampParseCurve(formJSON) string      calc.ParseCurveJSON: a pasted curve's orders or the field error
+//	bernampParseCurve(formJSON) string      calc.ParseCurveJSON: a pasted curve's orders or the field errors
 //	bernampSolveOrder(requestJSON) Promise<string>  calc.SolveOrderJSON: one order's row
 //	bernampSummarize(requestJSON) string    calc.SummarizeJSON: the (eps, delta) summary
-//	bernampParseCompose(formJSON) string    calc.ParseComposeJSON: a composition's plan or the field error
+//	bernampParseCompose(formJSON) string    calc.ParseComposeJSON: a composition's plan or the field errors
 //	bernampCompose(planJSON) Promise<string>  calc.SolveComposeJSON: eps after T steps (accountant.ComposeClaim)
 //
 // The page calls them from a Web Worker (web/static/worker.js). WebAssembly

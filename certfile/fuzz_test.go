@@ -1,0 +1,57 @@
+package certfile
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"path/filepath"
+	"reflect"
+	"testing"
+)
+
+// FuzzRead feeds arbitrary bytes to Decode: it must never panic, every
+// error must wrap ErrFormat, and every accepted file must round-trip
+// (Encode then Decode gives the same File) and encode to the same bytes a
+// second time. Seeds: the honest certificates of testdata/verify and a few
+// near misses.
+func FuzzRead(f *testing.F) {
+	paths, _ := filepath.Glob("../testdata/verify/*.json")
+	for _, p := range paths {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(b)
+	}
+	f.Add([]byte(`{}`))
+	f.Add([]byte(`{"format":"bernamp-pieces-certificate","version":1,"d":1,"k":1,"n":1,"c":"0.1","alpha":"5","eps":"1","claim":"1","lb":"0","l0":"0","l1":"0","l2":"0","tau":"0","log_u":"0","tiles":[["-inf","inf","-inf","inf"]]}`))
+	f.Add([]byte(`{"format":"bernamp-pieces-certificate","version":1,"d":1,"k":1,"n":1,"c":"1e999999","alpha":"-.5e+3","eps":"1","claim":"1","lb":"0","l0":"0","l1":"0","l2":"0","tau":"0","log_u":"0","tiles":[["1","2","3","4"]]} trailing`))
+	f.Add([]byte("\x00\xff["))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		got, err := Decode(bytes.NewReader(data))
+		if err != nil {
+			if got != nil {
+				t.Fatalf("Decode returned a file and the error %v", err)
+			}
+			if !errors.Is(err, ErrFormat) {
+				t.Fatalf("Decode error %v does not wrap ErrFormat", err)
+			}
+			return
+		}
+		var buf bytes.Buffer
+		if err := got.Encode(&buf); err != nil {
+			t.Fatalf("Encode of an accepted file: %v", err)
+		}
+		again, err := Decode(bytes.NewReader(buf.Bytes()))
+		if err != nil {
+			t.Fatalf("the encoding of an accepted file is rejected: %v\n%s", err, buf.Bytes())
+		}
+		if !reflect.DeepEqual(got, again) {
+			t.Fatalf("round trip changed the file:\nread    %+v\nreread  %+v", got, again)
+		}
+		var buf2 bytes.Buffer
+		if err := again.Encode(&buf2); err != nil || !bytes.Equal(buf.Bytes(), buf2.Bytes()) {
+			t.Fatalf("second encoding differs (err %v):\n%s\n%s", err, buf.Bytes(), buf2.Bytes())
+		}
+	})
+}

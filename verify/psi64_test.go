@@ -1,0 +1,208 @@
+package verify
+
+import (
+	"context"
+	"math"
+	"math/big"
+	"math/rand/v2"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/bernamp/bernamp/certfile"
+)
+
+// TestBounds64AbovePsi checks every float64 bound of psi (psi64.go) on
+// random boxes against psi at random points inside, enclosed by the
+// big.Float full sums (psi.go): each bound must be at least psi there.
+// Problems: two honest certificates, and made-up constants at n = 300 and
+// 2000 (windowed, with the window narrowed to 2^-8 so that the tails
+// carry weight).
+func TestBounds64AbovePsi(t *testing.T) {
+	defer func(b int) { windowBits = b }(windowBits)
+	rng := rand.New(rand.NewPCG(41, 9))
+	type prob struct {
+		name string
+		c    *cert
+		bits int
+	}
+	var probs []prob
+	for _, name := range []string{"d5-k1-c0.1-alpha5-eps3.json", "d1-k1-c0.3-alpha50-eps1.json"} {
+		c, err := parse(honest(t, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		probs = append(probs, prob{name, c, 180})
+	}
+	for _, n := range []int{300, 800} {
+		probs = append(probs, prob{"made-up", &cert{n: n, d: n, k: 1, c: big.NewRat(45, 100), alpha: big.NewRat(5, 1), eps: big.NewRat(1, 1),
+			l0: big.NewRat(1, 1), l1: big.NewRat(3, 10), l2: big.NewRat(1, 5), tau: new(big.Rat), logU: big.NewRat(-1, 2)}, 8})
+	}
+	fin := func(x float64) end { return end{r: new(big.Rat).SetFloat64(x)} }
+	checked := 0
+	for _, pb := range probs {
+		windowBits = pb.bits
+		pr := newProblem(pb.c)
+		p64 := newProblem64(pb.c, new(big.Float), true)
+		if pb.bits == 8 && !p64.windowed() {
+			t.Fatalf("n %d: not windowed", pb.c.n)
+		}
+		trials := 30
+		if pb.c.n > 500 {
+			trials = 6
+		}
+		for trial := range trials {
+			var s1, s2, t1, t2 float64
+			switch trial % 3 {
+			case 0: // small
+				w := 1e-2 * rng.Float64()
+				s1, t1 = -3*rng.Float64(), 6*rng.Float64()-3
+				s2, t2 = s1+w, t1+w
+			case 1: // moderate
+				s1, t1 = -6*rng.Float64(), 12*rng.Float64()-6
+				s2, t2 = s1+rng.Float64(), t1+rng.Float64()
+			default: // near the edges
+				s1, t1 = -30*rng.Float64(), 60*rng.Float64()-30
+				s2, t2 = s1+4*rng.Float64(), t1+4*rng.Float64()
+			}
+			s2 = min(s2, 0)
+			if !(s1 < s2) {
+				continue
+			}
+			b := box{fin(s1), fin(s2), fin(t1), fin(t2)}
+			p1, p2, q1, q2 := logistic64(b.s1), logistic64(b.s2), logistic64(b.t1), logistic64(b.t2)
+			ms, mt := logistic64(midEnd(b.s1, b.s2)), logistic64(midEnd(b.t1, b.t2))
+			bounds := map[string]func() float64{
+				"monotone":     func() float64 { return p64.monotone(p1, p2, q1, q2) },
+				"paired":       func() float64 { return p64.paired(p1, p2, q1, q2) },
+				"taylor":       func() float64 { return p64.taylor(p1, p2, q1, q2, ms, mt, false) },
+				"taylorPaired": func() float64 { return p64.taylor(p1, p2, q1, q2, ms, mt, true) },
+				"partialP":     func() float64 { return p64.partial(p1, p2, q1, q2, ms, mt, 0) },
+				"partialQ":     func() float64 { return p64.partial(p1, p2, q1, q2, ms, mt, 1) },
+				"bound":        func() float64 { return p64.bound(b) },
+			}
+			got := map[string]float64{}
+			for name, f := range bounds {
+				func() {
+					defer func() {
+						if r := recover(); r != nil {
+							if !isArith(r) {
+								panic(r)
+							}
+							got[name] = math.Inf(1)
+						}
+					}()
+					got[name] = f()
+				}()
+			}
+			for range 3 {
+				x := fin(s1 + (s2-s1)*rng.Float64())
+				y := fin(t1 + (t2-t1)*rng.Float64())
+				px, qy := logistic(x), logistic(y)
+				psi := pr.derivs(px, px, qy, qy, kindsPoint[:1])[0]
+				for name, ub := range got {
+					if new(big.Float).SetFloat64(ub).Cmp(psi.lo) < 0 {
+						t.Errorf("%s n %d: box %v: %s bound %.17g below psi %s at (%v, %v)", pb.name, pb.c.n, b, name, ub, psi.lo.Text('g', 17), x, y)
+					}
+				}
+				checked++
+			}
+		}
+	}
+	if checked < 150 {
+		t.Errorf("only %d points", checked)
+	}
+}
+
+// TestLargeN: the certificates at n = 100, 1000 and 10^4 are accepted by
+// the float64 bounds alone (no big.Float fallback), and each of a few
+// mutations of the n = 10^4 one is rejected for its reason, without the
+// big.Float path (n > bigFallbackMaxN).
+func TestLargeN(t *testing.T) {
+	for _, name := range []string{"d100-k1-c0.45-alpha5-eps1.json", "d1000-k1-c0.49-alpha5-eps1.json", "d10000-k1-c0.499-alpha5-eps1.json"} {
+		r, err := Check(context.Background(), honest(t, name), nil)
+		if err != nil || !r.Accepted || r.Fallback != 0 {
+			t.Errorf("%s: %+v, %v", name, r, err)
+		}
+	}
+	const name = "d10000-k1-c0.499-alpha5-eps1.json"
+	for _, c := range []struct {
+		name   string
+		mutate func(f *certfile.File)
+		reason string
+	}{
+		{"l1 lowered 1%", func(f *certfile.File) { f.L1 = scale(f.L1, 99, 100) }, "psi"},
+		{"l2 set to 0", func(f *certfile.File) { f.L2 = "0" }, "psi"},
+		{"c lowered", func(f *certfile.File) { f.C = "0.498" }, "psi"},
+		{"log U lowered 1e-4", func(f *certfile.File) { f.LogU = scale(f.LogU, 9999, 10000) }, "psi"},
+	} {
+		f := honest(t, name)
+		c.mutate(f)
+		start := time.Now()
+		r, err := Check(context.Background(), f, &Options{MaxExtra: 40})
+		t.Logf("%s: %.2f s, %d boxes: %s", c.name, time.Since(start).Seconds(), r.Boxes, r.Failure)
+		switch {
+		case err != nil:
+			t.Errorf("%s: error %v", c.name, err)
+		case r.Accepted:
+			t.Errorf("%s: accepted", c.name)
+		case !strings.Contains(r.Failure, c.reason):
+			t.Errorf("%s: rejected for %q, want %q", c.name, r.Failure, c.reason)
+		}
+	}
+}
+
+// TestCaps: n above MaxN is rejected before any work.
+func TestCaps(t *testing.T) {
+	f := honest(t, "d1-k1-c0.1-alpha5-eps1.json")
+	f.D, f.N = MaxN+1, MaxN+1
+	r, err := Check(context.Background(), f, nil)
+	if err != nil || r.Accepted || !strings.Contains(r.Failure, "cap") {
+		t.Errorf("n = MaxN+1: %+v, %v", r, err)
+	}
+}
+
+// TestFallbackShare logs, per honest file, the boxes the float64 bounds
+// left to big.Float, and checks that the float64 bounds alone accept at
+// least the files that need no split.
+func TestFallbackShare(t *testing.T) {
+	files, _ := filepath.Glob("../testdata/verify/*.json")
+	testNoFallback = true
+	defer func() { testNoFallback = false }()
+	for _, path := range files {
+		f, err := certfile.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := Check(context.Background(), f, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("%s: float64 alone: accepted %v, %d tiles, %d boxes", filepath.Base(path), r.Accepted, r.Tiles, r.Boxes)
+	}
+}
+
+// TestWeightsRecurrence: the 128-bit recurrence of eachWeight agrees with
+// the exact binomial coefficients of newProblem: the two enclosures of
+// each B_j overlap, and the recurrence's is narrow (2^-100 relative).
+func TestWeightsRecurrence(t *testing.T) {
+	for _, n := range []int{1, 2, 15, 200, 1000} {
+		for _, c := range []*big.Rat{big.NewRat(1, 10), big.NewRat(45, 100), big.NewRat(1, 1000000)} {
+			ce := &cert{n: n, c: c, alpha: big.NewRat(5, 1), eps: big.NewRat(1, 1),
+				l0: new(big.Rat), l1: new(big.Rat), l2: new(big.Rat), tau: new(big.Rat), logU: new(big.Rat)}
+			exact := newProblem(ce).bj
+			lim := new(big.Float).SetMantExp(big.NewFloat(1), -100)
+			for j, w := range weightsBig(n, c) {
+				e := exact[j]
+				if w.lo.Cmp(e.hi) > 0 || w.hi.Cmp(e.lo) < 0 {
+					t.Errorf("n %d c %v j %d: [%s, %s] and the exact [%s, %s] are disjoint", n, c, j, w.lo.Text('g', 40), w.hi.Text('g', 40), e.lo.Text('g', 40), e.hi.Text('g', 40))
+				}
+				width := new(big.Float).Sub(w.hi, w.lo)
+				if width.Cmp(new(big.Float).Mul(w.hi, lim)) > 0 {
+					t.Errorf("n %d j %d: width %s", n, j, width.Text('g', 5))
+				}
+			}
+		}
+	}
+}
