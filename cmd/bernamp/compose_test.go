@@ -42,8 +42,11 @@ func TestDocExamples(t *testing.T) {
 	if len(args) < 4 {
 		t.Fatalf("%d examples in docs/compose.md", len(args))
 	}
-	for _, page := range []string{"README.md", "docs/web.md"} {
+	for _, page := range []string{"README.md", "docs/web.md", "docs/grids.md"} {
 		a, w := docExamples(t, page)
+		if page == "docs/grids.md" && len(a) < 1 {
+			t.Fatalf("no examples in %s", page)
+		}
 		args, want = append(args, a...), append(want, w...)
 	}
 	for i, a := range args {

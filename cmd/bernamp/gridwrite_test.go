@@ -1,8 +1,6 @@
 package main
 
 import (
-	"bytes"
-	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -83,27 +81,5 @@ func TestGridWriteErrors(t *testing.T) {
 	// A grid file written is one merge --grid reads.
 	if code, _, stderr := runArgs(t, "merge", "--grid", good, filepath.Join(dir, "none.csv")); code != 1 || !strings.Contains(stderr, "none.csv") {
 		t.Errorf("merge --grid of a written file: exit %d, %s", code, stderr)
-	}
-}
-
-// TestGridDocExamples runs the examples of docs/grids.md (blocks of one
-// "$ bernamp ..." command) and compares what they print with the page, as
-// TestDocExamples does for the other pages.
-func TestGridDocExamples(t *testing.T) {
-	t.Chdir("../..")
-	args, want := docExamples(t, "docs/grids.md")
-	if len(args) < 1 {
-		t.Fatalf("%d examples in docs/grids.md", len(args))
-	}
-	for i, a := range args {
-		var out, errb bytes.Buffer
-		code := runTerm(context.Background(), a, &out, &errb, tty{})
-		got := out.String()
-		if code != 0 {
-			got = errb.String()
-		}
-		if got != want[i] {
-			t.Errorf("bernamp %s (exit %d):\n got:\n%s\nwant:\n%s", strings.Join(a, " "), code, got, want[i])
-		}
 	}
 }
