@@ -94,10 +94,11 @@ type Result struct {
 	Witness          *Witness
 	Search           *Search
 	Pieces           *Pieces // the whole-box two-point-pieces proof at n = D K, nil when none was run
-	// Certificate is the pieces proof behind PostUpper as the file the
+	// Certificate is the proof behind PostUpper as the file the
 	// independent checker reads (package verify; bernamp post
-	// --certificate-out writes it), nil when PostUpper is not the pieces
-	// inequality's bound.
+	// --certificate-out writes it): the pieces inequality's tiling, or the
+	// closed form (certfile.KindClosedForm) where PostUpper is UB. It is
+	// nil for per-coordinate ranges whose PostUpper is not a pieces bound.
 	Certificate *certfile.File
 	Check       Check   // the independent check of Certificate
 	Note        string  // why an exact engine did not run (alpha near 1, past its reach or the memory cap); "" otherwise
@@ -309,6 +310,11 @@ func Post(ctx context.Context, p Params, s *Settings) (Result, error) {
 			r.Witness = theorem4(p, r.LB)
 		}
 	}
+	if r.Certificate == nil && r.PostUpper == r.UB {
+		// The closed form's check costs microseconds: the solve's time
+		// limit does not cut it.
+		closedForm(context.WithoutCancel(ctx), s, tol, &r)
+	}
 	r.Excess = r.Post - r.LB
 	switch {
 	case r.Excess > tol:
@@ -457,6 +463,31 @@ func checkPieces(ctx context.Context, s *Settings, tol float64, r *Result) {
 	}
 	r.Check.Status, r.Check.Failure = CheckRejected, why
 	dropPieces(r, "the checker did not accept the pieces certificate: "+why, tol)
+}
+
+// closedForm records the closed-form certificate of r.PostUpper = r.UB
+// (certfile.KindClosedForm: Post <= min(eps, d k r_alpha(c))) and, with
+// s.Check, has the checker recompute it. Should the checker not accept
+// it, Status is StatusBounds, never certified, and Note says why.
+func closedForm(ctx context.Context, s *Settings, tol float64, r *Result) {
+	r.Certificate = certfile.NewClosedForm(r.D, r.K, r.C, r.Alpha, r.Eps, r.UB, r.LB)
+	if !s.Check {
+		r.Check = Check{Status: CheckOff}
+		return
+	}
+	start := time.Now()
+	rep, err := verify.Check(ctx, r.Certificate, nil)
+	r.Check = Check{Status: CheckVerified, Seconds: time.Since(start).Seconds()}
+	if err == nil && rep.Accepted {
+		return
+	}
+	why := rep.Failure
+	if err != nil {
+		why = err.Error()
+	}
+	r.Check.Status, r.Check.Failure = CheckRejected, why
+	r.Status = StatusBounds
+	r.Note = strings.TrimPrefix(r.Note+"; ", "; ") + "the checker did not accept the closed form: " + why
 }
 
 // dropPieces puts r.PostUpper back to the closed form UB, saying why.

@@ -2,6 +2,7 @@ package bernamp
 
 import (
 	"context"
+	"github.com/bernamp/bernamp/certfile"
 	"math"
 	"math/rand/v2"
 	"reflect"
@@ -305,9 +306,24 @@ func TestChecked(t *testing.T) {
 			t.Errorf("%+v: a rejected certificate gives check %+v post_upper %v (UB %v) status %s note %q", p, bad.Check, bad.PostUpper, bad.UB, bad.Status, bad.Note)
 		}
 	}
-	// The closed form needs no certificate: check none.
-	r, err := Post(ctx, Params{D: 1, K: 1, C: 0.1, Alpha: 5, Eps: 0}, &Settings{Check: true})
-	if err != nil || r.Check.Status != CheckNone || r.Certificate != nil || r.Status != StatusCertified {
-		t.Errorf("eps 0: %v check %+v certificate %v status %s", err, r.Check, r.Certificate != nil, r.Status)
+	// The closed form's certificate (kind closed-form) is checked too.
+	for _, p := range []Params{{D: 1, K: 1, C: 0.1, Alpha: 5, Eps: 0}, {D: 15, K: 1, C: 0.01, Alpha: 50, Eps: 0.1}, {D: 2, K: 3, C: 0.1, Alpha: 5, Eps: 800}} {
+		r, err := Post(ctx, p, &Settings{Check: true})
+		if err != nil || r.Check.Status != CheckVerified || r.Certificate == nil || r.Certificate.Kind != certfile.KindClosedForm ||
+			r.Status != StatusCertified || r.PostUpper != r.UB {
+			t.Errorf("%+v: %v check %+v certificate %+v status %s post_upper %v ub %v", p, err, r.Check, r.Certificate, r.Status, r.PostUpper, r.UB)
+			continue
+		}
+		if claim, _ := strconv.ParseFloat(r.Certificate.Claim, 64); claim != r.UB {
+			t.Errorf("%+v: claim %v, ub %v", p, claim, r.UB)
+		}
+		// A closed form the checker rejects (UB lowered below n r_alpha(c)
+		// and eps) is never certified.
+		bad := r
+		bad.UB, bad.Eps = r.UBAsymptote*(1-1e-9), 2*r.UBAsymptote
+		closedForm(ctx, &Settings{Check: true}, 1e-9, &bad)
+		if bad.Check.Status != CheckRejected || bad.Status == StatusCertified || !strings.Contains(bad.Note, "closed form") {
+			t.Errorf("%+v: a rejected closed form gives check %+v status %s note %q", p, bad.Check, bad.Status, bad.Note)
+		}
 	}
 }

@@ -35,11 +35,30 @@ import (
 	"strings"
 )
 
-// Format is the value of File.Format.
-const Format = "bernamp-pieces-certificate"
+// Format and Version are the format written: one format for every kind
+// of certificate, named by File.Kind.
+const (
+	Format  = "bernamp-certificate"
+	Version = 2
+)
 
-// Version is the format version written; readers reject others.
-const Version = 1
+// FormatV1 is the format of version 1, which held the pieces kind only;
+// Decode reads it as Kind KindPieces.
+const FormatV1 = "bernamp-pieces-certificate"
+
+// The kinds of certificate (File.Kind).
+const (
+	// KindPieces is the two-point-pieces certificate: the multipliers and
+	// the tiling of the inequality in the package doc.
+	KindPieces = "pieces"
+	// KindClosedForm is the closed-form upper bound: it states Post <=
+	// min(eps, d k r_alpha(c)), with r_alpha(c) = log(c^alpha
+	// (1-c)^(1-alpha) + (1-c)^alpha c^(1-alpha)) / (alpha - 1) the Renyi
+	// divergence of one coin flip (data processing, and additivity over
+	// the d k independent flips). It carries no proof data: the checker
+	// recomputes the minimum. L0, L1, L2, Tau, LogU and Tiles are empty.
+	KindClosedForm = "closed-form"
+)
 
 // MaxBytes is the largest file Decode reads: 1 GiB, about ten million
 // tiles, ten times the solver's largest proof (1,000,000 boxes).
@@ -55,24 +74,28 @@ var ErrFormat = errors.New("certfile: malformed certificate")
 type File struct {
 	Format  string `json:"format"`
 	Version int    `json:"version"`
-	D       int    `json:"d"`
-	K       int    `json:"k"`
-	N       int    `json:"n"` // d k
-	C       string `json:"c"`
-	Alpha   string `json:"alpha"`
-	Eps     string `json:"eps"`
+	// Kind is KindPieces or KindClosedForm (empty in version 1 files,
+	// read as KindPieces).
+	Kind  string `json:"kind,omitempty"`
+	D     int    `json:"d"`
+	K     int    `json:"k"`
+	N     int    `json:"n"` // d k
+	C     string `json:"c"`
+	Alpha string `json:"alpha"`
+	Eps   string `json:"eps"`
 	// Claim is the claimed upper bound on Post in nats (above Post).
 	Claim string `json:"claim"`
 	// LB is the Theorem 4 lower bound (below Post); informational, not checked.
-	LB   string `json:"lb"`
-	L0   string `json:"l0"`
-	L1   string `json:"l1"`
-	L2   string `json:"l2"`
-	Tau  string `json:"tau"`
-	LogU string `json:"log_u"`
+	LB string `json:"lb"`
+	// L0 to Tiles are the proof data of the pieces kind.
+	L0   string `json:"l0,omitempty"`
+	L1   string `json:"l1,omitempty"`
+	L2   string `json:"l2,omitempty"`
+	Tau  string `json:"tau,omitempty"`
+	LogU string `json:"log_u,omitempty"`
 	// Tiles are boxes [S1, S2] x [T1, T2] in logit coordinates, each as
 	// [S1, S2, T1, T2].
-	Tiles [][4]string `json:"tiles"`
+	Tiles [][4]string `json:"tiles,omitempty"`
 }
 
 // Num formats x as the shortest decimal that reads back as x, or "inf",
@@ -99,9 +122,9 @@ type Point struct {
 	Tiles                 [][4]float64 // S1, S2, T1, T2
 }
 
-// New returns the file of pt.
+// New returns the pieces certificate of pt.
 func New(pt Point) *File {
-	f := &File{Format: Format, Version: Version, D: pt.D, K: pt.K, N: pt.N,
+	f := &File{Format: Format, Version: Version, Kind: KindPieces, D: pt.D, K: pt.K, N: pt.N,
 		C: Num(pt.C), Alpha: Num(pt.Alpha), Eps: Num(pt.Eps), Claim: Num(pt.Claim), LB: Num(pt.LB),
 		L0: Num(pt.L0), L1: Num(pt.L1), L2: Num(pt.L2), Tau: Num(pt.Tau), LogU: Num(pt.LogU)}
 	f.Tiles = make([][4]string, len(pt.Tiles))
@@ -109,6 +132,14 @@ func New(pt Point) *File {
 		f.Tiles[i] = [4]string{Num(t[0]), Num(t[1]), Num(t[2]), Num(t[3])}
 	}
 	return f
+}
+
+// NewClosedForm returns the closed-form certificate (KindClosedForm) of
+// the point (d, k, c, alpha, eps) with the claim Post <= claim, in nats,
+// and the lower bound lb (informational).
+func NewClosedForm(d, k int, c, alpha, eps, claim, lb float64) *File {
+	return &File{Format: Format, Version: Version, Kind: KindClosedForm, D: d, K: k, N: d * k,
+		C: Num(c), Alpha: Num(alpha), Eps: Num(eps), Claim: Num(claim), LB: Num(lb)}
 }
 
 // Name returns the file name of f in a directory of certificates:
@@ -119,17 +150,25 @@ func (f *File) Name() string {
 
 // Encode writes f as JSON, one tile per line.
 func (f *File) Encode(w io.Writer) error {
+	if len(f.Tiles) == 0 {
+		b, err := json.MarshalIndent(f, "", "  ")
+		if err != nil {
+			return err
+		}
+		_, err = w.Write(append(b, '\n'))
+		return err
+	}
 	head := *f
 	head.Tiles = nil
 	b, err := json.MarshalIndent(head, "", "  ")
 	if err != nil {
 		return err
 	}
-	// Replace the trailing "tiles": null with the tiles, one per line.
+	// Append the tiles, one per line, to the head (tiles omitted).
 	s := strings.TrimSuffix(string(b), "\n}")
-	s = strings.TrimSuffix(s, `"tiles": null`)
 	var sb strings.Builder
 	sb.WriteString(s)
+	sb.WriteString(",\n  ")
 	sb.WriteString("\"tiles\": [")
 	for i, t := range f.Tiles {
 		if i > 0 {
@@ -159,6 +198,7 @@ func (f *File) WriteDir(dir string) (string, error) {
 }
 
 // Decode reads one certificate and checks its shape: format, version,
+// kind (a version 1 file is returned as version 2 of kind KindPieces),
 // every field present, integers in range, numbers that parse. It does not
 // check any mathematics (package verify does).
 // A file larger than MaxBytes is refused before it is parsed.
@@ -172,6 +212,13 @@ func Decode(r io.Reader) (*File, error) {
 			return nil, fmt.Errorf("%w: larger than %d bytes", ErrFormat, maxBytes)
 		}
 		return nil, fmt.Errorf("%w: %v", ErrFormat, err)
+	}
+	if f.Format == FormatV1 {
+		// Version 1 held the pieces kind only: read it as version 2.
+		if f.Version != 1 || f.Kind != "" {
+			return nil, fmt.Errorf("%w: format %q is version 1 with no kind, not version %d with kind %q", ErrFormat, FormatV1, f.Version, f.Kind)
+		}
+		f.Format, f.Version, f.Kind = Format, Version, KindPieces
 	}
 	if err := f.Validate(); err != nil {
 		return nil, err
@@ -194,20 +241,39 @@ func (f *File) Validate() error {
 	bad := func(format string, args ...any) error {
 		return fmt.Errorf("%w: %s", ErrFormat, fmt.Sprintf(format, args...))
 	}
-	if f.Format != Format {
+	switch {
+	case f.Format != Format:
 		return bad("format is %q, want %q", f.Format, Format)
-	}
-	if f.Version != Version {
-		return bad("version is %d, this reader knows %d", f.Version, Version)
+	case f.Version != Version:
+		return bad("version is %d, this reader knows %d (and version 1)", f.Version, Version)
 	}
 	if f.D < 1 || f.K < 1 || f.N < 1 {
 		return bad("d, k, n are %d, %d, %d, must be >= 1", f.D, f.K, f.N)
 	}
-	for _, x := range []struct{ name, v string }{{"c", f.C}, {"alpha", f.Alpha}, {"eps", f.Eps},
-		{"claim", f.Claim}, {"lb", f.LB}, {"l0", f.L0}, {"l1", f.L1}, {"l2", f.L2}, {"tau", f.Tau}, {"log_u", f.LogU}} {
+	nums := []struct{ name, v string }{{"c", f.C}, {"alpha", f.Alpha}, {"eps", f.Eps}, {"claim", f.Claim}, {"lb", f.LB}}
+	proof := []struct{ name, v string }{{"l0", f.L0}, {"l1", f.L1}, {"l2", f.L2}, {"tau", f.Tau}, {"log_u", f.LogU}}
+	switch f.Kind {
+	case KindPieces:
+		nums = append(nums, proof...)
+	case KindClosedForm:
+		for _, x := range proof {
+			if x.v != "" {
+				return bad("%s is %q: a %s certificate has no proof data", x.name, x.v, f.Kind)
+			}
+		}
+		if len(f.Tiles) > 0 {
+			return bad("%d tiles: a %s certificate has no proof data", len(f.Tiles), f.Kind)
+		}
+	default:
+		return bad("kind is %q, want %q or %q", f.Kind, KindPieces, KindClosedForm)
+	}
+	for _, x := range nums {
 		if !IsDecimal(x.v) {
 			return bad("%s is %q, must be a finite decimal number", x.name, x.v)
 		}
+	}
+	if f.Kind == KindClosedForm {
+		return nil
 	}
 	if len(f.Tiles) == 0 {
 		return bad("no tiles")

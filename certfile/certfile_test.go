@@ -73,13 +73,19 @@ func TestDecodeRejects(t *testing.T) {
 	}
 	good := b.String()
 	for name, text := range map[string]string{
-		"unknown field": strings.Replace(good, `"lb"`, `"lbx"`, 1),
-		"version":       strings.Replace(good, `"version": 1`, `"version": 9`, 1),
-		"format":        strings.Replace(good, Format, "other", 1),
-		"bad number":    strings.Replace(good, `"c": "0.1"`, `"c": "0.1.2"`, 1),
-		"bad end":       strings.Replace(good, `"-inf"`, `"-infinity"`, 1),
-		"not json":      good[:len(good)/2],
-		"d":             strings.Replace(good, `"d": 1`, `"d": 0`, 1),
+		"unknown field":                 strings.Replace(good, `"lb"`, `"lbx"`, 1),
+		"version":                       strings.Replace(good, `"version": 2`, `"version": 9`, 1),
+		"version 1 with a kind":         strings.Replace(strings.Replace(good, `"version": 2`, `"version": 1`, 1), Format, FormatV1, 1),
+		"kind":                          strings.Replace(good, `"kind": "pieces"`, `"kind": "lp"`, 1),
+		"no kind":                       strings.Replace(good, `"kind": "pieces",`, ``, 1),
+		"no tiles":                      strings.Replace(good, `"kind": "pieces"`, `"kind": "closed-form"`, 1),
+		"pieces without proof data":     strings.Replace(closedForm(t), `"kind": "closed-form"`, `"kind": "pieces"`, 1),
+		"closed form with a multiplier": strings.Replace(closedForm(t), `"lb": "0.05"`, `"lb": "0.05", "l1": "1"`, 1),
+		"format":                        strings.Replace(good, Format, "other", 1),
+		"bad number":                    strings.Replace(good, `"c": "0.1"`, `"c": "0.1.2"`, 1),
+		"bad end":                       strings.Replace(good, `"-inf"`, `"-infinity"`, 1),
+		"not json":                      good[:len(good)/2],
+		"d":                             strings.Replace(good, `"d": 1`, `"d": 0`, 1),
 	} {
 		if _, err := Decode(strings.NewReader(text)); !errors.Is(err, ErrFormat) {
 			t.Errorf("%s: got %v, want ErrFormat", name, err)
@@ -102,5 +108,43 @@ func TestDecodeTooLarge(t *testing.T) {
 	maxBytes = int64(b.Len()) - 10
 	if _, err := Decode(strings.NewReader(b.String())); err == nil || !strings.Contains(err.Error(), "larger than") {
 		t.Errorf("a file past the cap: %v", err)
+	}
+}
+
+func closedForm(t *testing.T) string {
+	var b bytes.Buffer
+	if err := NewClosedForm(2, 3, 0.1, 5, 1, 1, 0.05).Encode(&b); err != nil {
+		t.Fatal(err)
+	}
+	return b.String()
+}
+
+// TestKinds: a closed-form certificate round-trips with no proof data, and
+// a version 1 file (pieces only) is read as version 2 of kind pieces with
+// every other field unchanged.
+func TestKinds(t *testing.T) {
+	text := closedForm(t)
+	f, err := Decode(strings.NewReader(text))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := &File{Format: Format, Version: Version, Kind: KindClosedForm, D: 2, K: 3, N: 6, C: "0.1", Alpha: "5", Eps: "1", Claim: "1", LB: "0.05"}
+	if !reflect.DeepEqual(f, want) {
+		t.Errorf("closed form read as %+v, want %+v", f, want)
+	}
+	if strings.Contains(text, "tiles") || strings.Contains(text, "l0") {
+		t.Errorf("closed form written with proof fields:\n%s", text)
+	}
+	var b bytes.Buffer
+	if err := sample().Encode(&b); err != nil {
+		t.Fatal(err)
+	}
+	v1 := strings.Replace(strings.Replace(strings.Replace(b.String(), `"version": 2`, `"version": 1`, 1), Format, FormatV1, 1), `"kind": "pieces",`, ``, 1)
+	f1, err := Decode(strings.NewReader(v1))
+	if err != nil {
+		t.Fatalf("version 1: %v\n%s", err, v1)
+	}
+	if !reflect.DeepEqual(f1, sample()) {
+		t.Errorf("version 1 read as %+v, want %+v", f1, sample())
 	}
 }

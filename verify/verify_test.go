@@ -131,7 +131,9 @@ func TestMalformed(t *testing.T) {
 	for _, mutate := range []func(f *certfile.File){
 		func(f *certfile.File) { f.C = "0.1x" },
 		func(f *certfile.File) { f.Tiles[2][0] = "NaN" },
-		func(f *certfile.File) { f.Version = 2 },
+		func(f *certfile.File) { f.Version = 9 },
+		func(f *certfile.File) { f.Kind = "lp" },
+		func(f *certfile.File) { f.Kind = certfile.KindClosedForm },
 		func(f *certfile.File) { f.Tiles = nil },
 	} {
 		f := honest(t, "d1-k1-c0.1-alpha5-eps1.json")

@@ -56,12 +56,18 @@ func runVerify(ctx context.Context, args []string, stdout io.Writer) error {
 		}
 		return r, err
 	}, func(i int, r verify.Report) error {
+		f := certs[i]
+		point := fmt.Sprintf("%s at d %d, k %d, c %s, alpha %s, eps %s", f.Kind, f.D, f.K, f.C, f.Alpha, f.Eps)
 		if r.Accepted {
-			fmt.Fprintf(stdout, "%s: accept (claim %s >= bound %s; %d tiles, %d boxes)\n", files[i], certs[i].Claim, certfile.Num(r.Bound), r.Tiles, r.Boxes)
+			proof := ""
+			if f.Kind == certfile.KindPieces {
+				proof = fmt.Sprintf("; %d tiles, %d boxes", r.Tiles, r.Boxes)
+			}
+			fmt.Fprintf(stdout, "%s: accept (%s: Post <= claim %s >= bound %s%s)\n", files[i], point, f.Claim, certfile.Num(r.Bound), proof)
 			return nil
 		}
 		rejected++
-		fmt.Fprintf(stdout, "%s: reject: %s\n", files[i], r.Failure)
+		fmt.Fprintf(stdout, "%s: reject (%s, claim %s): %s\n", files[i], point, f.Claim, r.Failure)
 		return nil
 	})
 	if err != nil {
@@ -99,7 +105,7 @@ func verifyDir(ctx context.Context, dir string, workers int, stdout io.Writer) e
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "verify: %d of %d exported certificates (points proved by the pieces certificate) re-checked and accepted\n", accepted, len(files))
+	fmt.Fprintf(stdout, "verify: %d of %d exported certificates (one per row: the pieces proof or the closed form) re-checked and accepted\n", accepted, len(files))
 	if accepted < len(files) {
 		return fmt.Errorf("verify: %d certificates rejected; first: %s", len(files)-accepted, first)
 	}

@@ -39,8 +39,17 @@ func TestPostCertificateOutVerify(t *testing.T) {
 		t.Fatal(err)
 	}
 	code, out, _ = runArgs(t, "verify", files[1], bad)
-	if code != 1 || !strings.Contains(out, "lowered.json: reject: claim 0.6") || !strings.Contains(out, ": accept (") {
+	if code != 1 || !strings.Contains(out, "lowered.json: reject (pieces at d 1, k 1, c 0.1, alpha 5, eps 1, claim 0.6") || !strings.Contains(out, ": accept (") {
 		t.Errorf("lowered claim: exit %d, stdout %q", code, out)
+	}
+	// A row whose post_upper is the closed form gets a closed-form file.
+	cf := t.TempDir()
+	if code, _, errs := runArgs(t, "post", "--d", "15", "--c", "0.01", "--alpha", "50", "--eps", "0.1", "--certificate-out", cf, "--quiet"); code != 0 {
+		t.Fatalf("post: exit %d: %s", code, errs)
+	}
+	code, out, _ = runArgs(t, "verify", filepath.Join(cf, "d15-k1-c0.01-alpha50-eps0.1.json"))
+	if code != 0 || !strings.Contains(out, ": accept (closed-form at d 15, k 1, c 0.01, alpha 50, eps 0.1: Post <= claim 0.1 >= bound 0.1)") {
+		t.Errorf("closed form: exit %d, stdout %q", code, out)
 	}
 	junk := filepath.Join(dir, "junk.json")
 	if err := os.WriteFile(junk, []byte(`{"format": "x"}`), 0o644); err != nil {

@@ -1,0 +1,101 @@
+package verify
+
+import (
+	"context"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/bernamp/bernamp/certfile"
+)
+
+// closedRefs are n r_alpha(c) at 30 digits from mpmath at 60 digits
+// (r(p, a) = log(p^a (1-p)^(1-a) + (1-p)^a p^(1-a)) / (a - 1), as in
+// ../shared/tools/hpref.py), made for this test.
+var closedRefs = []struct {
+	d, k     int
+	c, alpha string
+	ref      string
+}{
+	{1, 1, "0.1", "5", "2.17088444906705650457910661239"},
+	{15, 1, "0.01", "50", "68.9237211185943076452813427595"},
+	{1000, 1000, "1e-6", "1000", "13815509.556962772602272779976"},
+	{1, 1, "0.4999", "1.001", "0.0000000800800010655957567800898476753"},
+	{3, 7, "0.3", "1e6", "17.7932475779499629932194057787"},
+	{2, 5, "0.25", "1.5", "7.33969175080200438971809186613"},
+}
+
+func closedFile(t *testing.T, d, k int, c, alpha, eps, claim string) *certfile.File {
+	t.Helper()
+	f := &certfile.File{Format: certfile.Format, Version: certfile.Version, Kind: certfile.KindClosedForm,
+		D: d, K: k, N: d * k, C: c, Alpha: alpha, Eps: eps, Claim: claim, LB: "0"}
+	if err := f.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	return f
+}
+
+// TestClosedForm: with eps above the asymptote, a claim one part in 1e14
+// above the reference n r_alpha(c) is accepted and one part in 1e14 below
+// it rejected (the enclosure is that tight at every point, c down to 1e-6,
+// alpha up to 1e6, n up to 1e6); the checked bound brackets the reference.
+// A claim at eps is accepted whatever the asymptote (data processing).
+func TestClosedForm(t *testing.T) {
+	for _, tc := range closedRefs {
+		ref, _ := strconv.ParseFloat(tc.ref, 64)
+		eps := strconv.FormatFloat(2*ref, 'g', -1, 64)
+		above := strconv.FormatFloat(ref*(1+1e-14), 'g', -1, 64)
+		below := strconv.FormatFloat(ref*(1-1e-14), 'g', -1, 64)
+		rep, err := Check(context.Background(), closedFile(t, tc.d, tc.k, tc.c, tc.alpha, eps, above), nil)
+		if err != nil || !rep.Accepted {
+			t.Errorf("%+v: claim %s above the reference: %+v, %v", tc, above, rep, err)
+		}
+		if !(rep.Bound >= ref*(1-1e-15) && rep.Bound <= ref*(1+1e-14)) {
+			t.Errorf("%+v: bound %v, reference %s", tc, rep.Bound, tc.ref)
+		}
+		rep, err = Check(context.Background(), closedFile(t, tc.d, tc.k, tc.c, tc.alpha, eps, below), nil)
+		if err != nil || rep.Accepted || !strings.Contains(rep.Failure, "below the checked bound") {
+			t.Errorf("%+v: claim %s below the reference: %+v, %v", tc, below, rep, err)
+		}
+		// eps below the asymptote: a claim of exactly eps is data processing.
+		half := strconv.FormatFloat(ref/2, 'g', -1, 64)
+		rep, err = Check(context.Background(), closedFile(t, tc.d, tc.k, tc.c, tc.alpha, half, half), nil)
+		if err != nil || !rep.Accepted || rep.Bound != ref/2 {
+			t.Errorf("%+v: claim = eps = %s: %+v, %v", tc, half, rep, err)
+		}
+	}
+}
+
+// TestClosedFormMutations: an honest closed-form file, mutated in each
+// field the claim depends on, is rejected for the stated reason.
+func TestClosedFormMutations(t *testing.T) {
+	// d 2, k 5, c 0.25, alpha 1.5: n r = 7.3397; eps 10 > n r.
+	honest := func() *certfile.File { return closedFile(t, 2, 5, "0.25", "1.5", "10", "7.33969175080201") }
+	if rep, err := Check(context.Background(), honest(), nil); err != nil || !rep.Accepted {
+		t.Fatalf("honest file: %+v, %v", rep, err)
+	}
+	for _, m := range []struct {
+		name, why string
+		edit      func(f *certfile.File)
+	}{
+		{"claim lowered", "below the checked bound", func(f *certfile.File) { f.Claim = "7.3396917508020" }},
+		{"claim lowered a little", "below the checked bound", func(f *certfile.File) { f.Claim = "7.339691750802004" }},
+		{"d raised", "below the checked bound", func(f *certfile.File) { f.D, f.N = 3, 15 }},
+		{"k raised", "below the checked bound", func(f *certfile.File) { f.K, f.N = 6, 12 }},
+		{"n changed", "is not d k", func(f *certfile.File) { f.N = 9 }},
+		{"c lowered", "below the checked bound", func(f *certfile.File) { f.C = "0.2499" }},
+		{"c past 1/2", "is not in (0, 1/2)", func(f *certfile.File) { f.C = "0.5" }},
+		{"c zero", "is not in (0, 1/2)", func(f *certfile.File) { f.C = "0" }},
+		{"alpha raised", "below the checked bound", func(f *certfile.File) { f.Alpha = "1.5001" }},
+		{"alpha 1", "is not > 1", func(f *certfile.File) { f.Alpha = "1" }},
+		{"eps negative", "is negative", func(f *certfile.File) { f.Eps = "-1" }},
+		{"eps lowered below the claim's asymptote", "below the checked bound", func(f *certfile.File) { f.Eps, f.Claim = "7", "6.99" }},
+	} {
+		f := honest()
+		m.edit(f)
+		rep, err := Check(context.Background(), f, nil)
+		if err != nil || rep.Accepted || !strings.Contains(rep.Failure, m.why) {
+			t.Errorf("%s: %+v, %v; want rejected: %q", m.name, rep, err, m.why)
+		}
+	}
+}
