@@ -50,7 +50,7 @@ func Post(ctx context.Context, k Kernel, alpha, eps float64, s *bernamp.Settings
 	if err := check.Point(k.D, k.K, k.C, alpha, 0); err != nil {
 		return bernamp.Result{}, fmt.Errorf("accountant.Post: %w", err)
 	}
-	up := bounds.UpperBound(k.D, k.K, k.C, alpha, 0).Asymptote // d k r_alpha(c), 16 ulps up
+	up := bounds.UpperBound(k.D, k.K, k.C, alpha, 0).Asymptote // d k r_alpha(c), rounded up
 	lo := float64(k.D) * float64(k.K) * bounds.Renyi(alpha, k.C)
 	for range 16 { // r_alpha is within a few ulps; the product adds one rounding
 		lo = math.Nextafter(lo, math.Inf(-1))

@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"github.com/bernamp/bernamp/internal/floatbits"
+	"github.com/bernamp/bernamp/internal/logspace"
 )
 
 // Upper is the closed-form upper bound of eqs. 2 and 6,
@@ -27,10 +28,12 @@ func (u Upper) Value() float64 { return math.Min(u.PostProcessing, u.Asymptote) 
 // eps >= 0 finite.
 func UpperBound(d, k int, c, alpha, eps float64) Upper {
 	checkPoint(d, k, c, alpha, eps)
-	// Renyi is accurate to a few ulps; the product adds one rounding. 16
-	// ulps up keeps the asymptote above its exact value.
+	// Renyi's error grows with alpha D (renyiUlps); the products add two
+	// roundings. Rounding up by that many ulps keeps the asymptote above
+	// its exact value.
 	a := float64(d) * float64(k) * Renyi(alpha, c)
-	return Upper{PostProcessing: eps, Asymptote: floatbits.Up(a, 16)}
+	ulps := renyiUlps(alpha, logspace.LogOdds(c)) + 4
+	return Upper{PostProcessing: eps, Asymptote: floatbits.Up(a*(1+ulps*0x1p-53), 1)}
 }
 
 // Lower returns the lower bound of Theorem 4 (eqs. 5 and 7): the amplified

@@ -67,7 +67,7 @@ func TestExtremeOrdersReference(t *testing.T) {
 		if math.IsNaN(lb) || math.Abs(lb-r.lb) > r.rTol*r.lb {
 			t.Errorf("Lower(%d, %d, %v, %v, %v) = %.17g, want %.17g", r.d, r.k, r.c, r.alpha, r.eps, lb, r.lb)
 		}
-		// The asymptote is rounded up by 16 ulps (up to 3.6e-15), and the
+		// The asymptote is rounded up by renyiUlps (16 ulps at alpha 1e308), and the
 		// references take c as a decimal (0.49 and its double differ by
 		// 9e-16 relative in log((1-c)/c)): within 1e-14 above.
 		if a := u.Asymptote; !(a >= r.asymptote*(1-1e-15) && a <= r.asymptote*(1+1e-14)) {

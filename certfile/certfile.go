@@ -29,6 +29,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"math/big"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -58,6 +59,13 @@ const (
 	// the d k independent flips). It carries no proof data: the checker
 	// recomputes the minimum. L0, L1, L2, Tau, LogU and Tiles are empty.
 	KindClosedForm = "closed-form"
+	// KindPureDP is the exact amplified pure-DP level (Renyi order
+	// infinity): it states that an eps-DP mechanism followed by the k
+	// samples of d coins with biases in [c, 1-c] is eps'-DP for every eps'
+	// >= log((e^eps rho + 1) / (rho + e^eps)), log rho = d k log((1-c)/c)
+	// (package puredp has the proof). Alpha, L0, L1, L2, Tau, LogU and
+	// Tiles are empty; Claim is eps', LB a lower bound on the exact eps'.
+	KindPureDP = "pure-dp"
 )
 
 // MaxBytes is the largest file Decode reads: 1 GiB, about ten million
@@ -74,14 +82,14 @@ var ErrFormat = errors.New("certfile: malformed certificate")
 type File struct {
 	Format  string `json:"format"`
 	Version int    `json:"version"`
-	// Kind is KindPieces or KindClosedForm (empty in version 1 files,
+	// Kind is KindPieces, KindClosedForm or KindPureDP (empty in version 1 files,
 	// read as KindPieces).
 	Kind  string `json:"kind,omitempty"`
 	D     int    `json:"d"`
 	K     int    `json:"k"`
 	N     int    `json:"n"` // d k
 	C     string `json:"c"`
-	Alpha string `json:"alpha"`
+	Alpha string `json:"alpha,omitempty"` // empty for KindPureDP
 	Eps   string `json:"eps"`
 	// Claim is the claimed upper bound on Post in nats (above Post).
 	Claim string `json:"claim"`
@@ -112,6 +120,29 @@ func Num(x float64) string {
 	return strconv.FormatFloat(x, 'g', -1, 64)
 }
 
+// Exact formats x as its exact decimal expansion (every float64 is a
+// finite decimal), trailing zeros trimmed, or "inf", "-inf". The point
+// (c, alpha, eps) and the claim are written so: the file then states the
+// claim for exactly the values the solver computed with. A shorter decimal
+// would name a nearby point, at which the level can differ by more than
+// the claim's margin (near c = 1/2 the pure-DP level moves by a relative
+// 1e-13 when c moves by an ulp). It panics on NaN.
+func Exact(x float64) string {
+	if math.IsNaN(x) || math.IsInf(x, 0) {
+		return Num(x)
+	}
+	short := Num(x)
+	if r, ok := new(big.Rat).SetString(short); ok && r.Cmp(new(big.Rat).SetFloat64(x)) == 0 {
+		return short // 5, 0.5, 50: the shortest form is exact
+	}
+	s := strconv.FormatFloat(x, 'e', 767, 64)
+	mant, exp, _ := strings.Cut(s, "e")
+	if strings.Contains(mant, ".") {
+		mant = strings.TrimRight(strings.TrimRight(mant, "0"), ".")
+	}
+	return mant + "e" + exp
+}
+
 // Point is the parameters and the proof data of a certificate in float64,
 // as the solver has them.
 type Point struct {
@@ -125,7 +156,7 @@ type Point struct {
 // New returns the pieces certificate of pt.
 func New(pt Point) *File {
 	f := &File{Format: Format, Version: Version, Kind: KindPieces, D: pt.D, K: pt.K, N: pt.N,
-		C: Num(pt.C), Alpha: Num(pt.Alpha), Eps: Num(pt.Eps), Claim: Num(pt.Claim), LB: Num(pt.LB),
+		C: Exact(pt.C), Alpha: Exact(pt.Alpha), Eps: Exact(pt.Eps), Claim: Exact(pt.Claim), LB: Num(pt.LB),
 		L0: Num(pt.L0), L1: Num(pt.L1), L2: Num(pt.L2), Tau: Num(pt.Tau), LogU: Num(pt.LogU)}
 	f.Tiles = make([][4]string, len(pt.Tiles))
 	for i, t := range pt.Tiles {
@@ -139,13 +170,34 @@ func New(pt Point) *File {
 // and the lower bound lb (informational).
 func NewClosedForm(d, k int, c, alpha, eps, claim, lb float64) *File {
 	return &File{Format: Format, Version: Version, Kind: KindClosedForm, D: d, K: k, N: d * k,
-		C: Num(c), Alpha: Num(alpha), Eps: Num(eps), Claim: Num(claim), LB: Num(lb)}
+		C: Exact(c), Alpha: Exact(alpha), Eps: Exact(eps), Claim: Exact(claim), LB: Num(lb)}
+}
+
+// NewPureDP returns the pure-DP certificate (KindPureDP) of the point (d,
+// k, c, eps) with the claim eps' <= claim and the lower bound lb, in nats.
+func NewPureDP(d, k int, c, eps, claim, lb float64) *File {
+	return &File{Format: Format, Version: Version, Kind: KindPureDP, D: d, K: k, N: d * k,
+		C: Exact(c), Eps: Exact(eps), Claim: Exact(claim), LB: Num(lb)}
 }
 
 // Name returns the file name of f in a directory of certificates:
-// d<d>-k<k>-c<c>-alpha<alpha>-eps<eps>.json.
+// d<d>-k<k>-c<c>-alpha<alpha>-eps<eps>.json, and
+// pure-d<d>-k<k>-c<c>-eps<eps>.json for KindPureDP.
+// Numbers are in their shortest float64 form (c 0.1, not its exact expansion).
 func (f *File) Name() string {
-	return fmt.Sprintf("d%d-k%d-c%s-alpha%s-eps%s.json", f.D, f.K, f.C, f.Alpha, f.Eps)
+	if f.Kind == KindPureDP {
+		return fmt.Sprintf("pure-d%d-k%d-c%s-eps%s.json", f.D, f.K, short(f.C), short(f.Eps))
+	}
+	return fmt.Sprintf("d%d-k%d-c%s-alpha%s-eps%s.json", f.D, f.K, short(f.C), short(f.Alpha), short(f.Eps))
+}
+
+// short is the shortest form of the float64 nearest the decimal s.
+func short(s string) string {
+	x, err := strconv.ParseFloat(s, 64)
+	if err != nil && !errors.Is(err, strconv.ErrRange) {
+		return s
+	}
+	return Num(x)
 }
 
 // Encode writes f as JSON, one tile per line.
@@ -250,12 +302,19 @@ func (f *File) Validate() error {
 	if f.D < 1 || f.K < 1 || f.N < 1 {
 		return bad("d, k, n are %d, %d, %d, must be >= 1", f.D, f.K, f.N)
 	}
-	nums := []struct{ name, v string }{{"c", f.C}, {"alpha", f.Alpha}, {"eps", f.Eps}, {"claim", f.Claim}, {"lb", f.LB}}
+	nums := []struct{ name, v string }{{"c", f.C}, {"eps", f.Eps}, {"claim", f.Claim}, {"lb", f.LB}}
 	proof := []struct{ name, v string }{{"l0", f.L0}, {"l1", f.L1}, {"l2", f.L2}, {"tau", f.Tau}, {"log_u", f.LogU}}
 	switch f.Kind {
 	case KindPieces:
 		nums = append(nums, proof...)
-	case KindClosedForm:
+		nums = append(nums, struct{ name, v string }{"alpha", f.Alpha})
+	case KindClosedForm, KindPureDP:
+		if f.Kind == KindPureDP && f.Alpha != "" {
+			return bad("alpha is %q: a %s certificate has no order (it is infinity)", f.Alpha, f.Kind)
+		}
+		if f.Kind == KindClosedForm {
+			nums = append(nums, struct{ name, v string }{"alpha", f.Alpha})
+		}
 		for _, x := range proof {
 			if x.v != "" {
 				return bad("%s is %q: a %s certificate has no proof data", x.name, x.v, f.Kind)
@@ -265,14 +324,14 @@ func (f *File) Validate() error {
 			return bad("%d tiles: a %s certificate has no proof data", len(f.Tiles), f.Kind)
 		}
 	default:
-		return bad("kind is %q, want %q or %q", f.Kind, KindPieces, KindClosedForm)
+		return bad("kind is %q, want %q, %q or %q", f.Kind, KindPieces, KindClosedForm, KindPureDP)
 	}
 	for _, x := range nums {
 		if !IsDecimal(x.v) {
 			return bad("%s is %q, must be a finite decimal number", x.name, x.v)
 		}
 	}
-	if f.Kind == KindClosedForm {
+	if f.Kind != KindPieces {
 		return nil
 	}
 	if len(f.Tiles) == 0 {

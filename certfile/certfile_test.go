@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"math"
+	"math/big"
 	"reflect"
 	"strconv"
 	"strings"
@@ -82,7 +83,7 @@ func TestDecodeRejects(t *testing.T) {
 		"pieces without proof data":     strings.Replace(closedForm(t), `"kind": "closed-form"`, `"kind": "pieces"`, 1),
 		"closed form with a multiplier": strings.Replace(closedForm(t), `"lb": "0.05"`, `"lb": "0.05", "l1": "1"`, 1),
 		"format":                        strings.Replace(good, Format, "other", 1),
-		"bad number":                    strings.Replace(good, `"c": "0.1"`, `"c": "0.1.2"`, 1),
+		"bad number":                    strings.Replace(good, `"c": "`+Exact(0.1)+`"`, `"c": "0.1.2"`, 1),
 		"bad end":                       strings.Replace(good, `"-inf"`, `"-infinity"`, 1),
 		"not json":                      good[:len(good)/2],
 		"d":                             strings.Replace(good, `"d": 1`, `"d": 0`, 1),
@@ -128,7 +129,7 @@ func TestKinds(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := &File{Format: Format, Version: Version, Kind: KindClosedForm, D: 2, K: 3, N: 6, C: "0.1", Alpha: "5", Eps: "1", Claim: "1", LB: "0.05"}
+	want := &File{Format: Format, Version: Version, Kind: KindClosedForm, D: 2, K: 3, N: 6, C: Exact(0.1), Alpha: "5", Eps: "1", Claim: "1", LB: "0.05"}
 	if !reflect.DeepEqual(f, want) {
 		t.Errorf("closed form read as %+v, want %+v", f, want)
 	}
@@ -146,5 +147,26 @@ func TestKinds(t *testing.T) {
 	}
 	if !reflect.DeepEqual(f1, sample()) {
 		t.Errorf("version 1 read as %+v, want %+v", f1, sample())
+	}
+}
+
+// TestExact: the point and the claim are written as the exact value of
+// the float64 (read back as a rational it equals the float64), short where
+// the short form is exact; file names keep the short form.
+func TestExact(t *testing.T) {
+	for _, x := range []float64{0.1, 0.4999, 1e-6, 5, 0.5, 1.001, 5e-324, math.MaxFloat64, 0.4996955072006232} {
+		s := Exact(x)
+		r, ok := new(big.Rat).SetString(s)
+		if !ok || r.Cmp(new(big.Rat).SetFloat64(x)) != 0 || !IsDecimal(s) {
+			t.Errorf("Exact(%v) = %q is not the float64", x, s)
+		}
+	}
+	for x, want := range map[float64]string{5: "5", 0.5: "0.5", 50: "50", 0.1: "1.000000000000000055511151231257827021181583404541015625e-01"} {
+		if got := Exact(x); got != want {
+			t.Errorf("Exact(%v) = %q, want %q", x, got, want)
+		}
+	}
+	if got := NewClosedForm(2, 3, 0.1, 5, 1.001, 1, 0).Name(); got != "d2-k3-c0.1-alpha5-eps1.001.json" {
+		t.Errorf("name %q", got)
 	}
 }

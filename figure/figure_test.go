@@ -130,7 +130,7 @@ func TestPrepareSeries(t *testing.T) {
 	t.Parallel()
 	// Relative tolerance of the asymptote against renyi: both are float64
 	// evaluations of the same closed form, a few ulps apart, and
-	// UpperBound rounds up by 16 ulps (3.6e-15).
+	// UpperBound rounds up by renyiUlps (about 1e-14 at these points).
 	const asymTol = 1e-13
 	for _, tc := range []struct {
 		path  string

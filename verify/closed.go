@@ -82,3 +82,92 @@ func asymptote(n int, c, alpha *big.Rat) ival {
 	logA := a.mul(logCm).sub(am1.mul(logC)).add(constIval(1).add(ratio).log())
 	return intIval(big.NewInt(int64(n))).mul(logA.div(am1))
 }
+
+// checkPureDP checks a certificate of kind certfile.KindPureDP: the claim
+// must be at least the exact amplified pure-DP level
+//
+//	eps' = log(e^(eps+L) + 1) - log(e^L + e^eps),   L = n log((1-c)/c),
+//
+// or the claim at least eps (eps' <= eps, compared as rationals);
+// eps' is enclosed in big.Float interval arithmetic (exponents of big.Float reach
+// far past n log((1-c)/c) at the caps, so nothing overflows; at 128 bits
+// the difference of the two logs keeps about 100 bits of eps' even where
+// eps' is 1e-15 of them).
+func checkPureDP(ctx context.Context, f *certfile.File) (Report, error) {
+	if err := f.Validate(); err != nil {
+		return Report{}, fmt.Errorf("%w: %v", ErrMalformed, err)
+	}
+	var rep Report
+	reject := func(format string, args ...any) (Report, error) {
+		rep.Failure = fmt.Sprintf(format, args...)
+		return rep, nil
+	}
+	rats := make([]*big.Rat, 3)
+	for i, x := range []struct{ name, v string }{{"c", f.C}, {"eps", f.Eps}, {"claim", f.Claim}} {
+		r, err := parseRat(x.name, x.v)
+		if err != nil {
+			return Report{}, err
+		}
+		rats[i] = r
+	}
+	c, eps, claim := rats[0], rats[1], rats[2]
+	half := big.NewRat(1, 2)
+	switch {
+	case f.D < 1 || f.K < 1 || f.N != f.D*f.K || f.N/f.K != f.D:
+		return reject("n = %d is not d k = %d x %d", f.N, f.D, f.K)
+	case f.N > MaxN:
+		return reject("n = %d exceeds the checker's cap of %d", f.N, MaxN)
+	case c.Sign() <= 0 || c.Cmp(half) >= 0:
+		return reject("c = %s is not in (0, 1/2)", f.C)
+	case eps.Sign() < 0:
+		return reject("eps = %s is negative", f.Eps)
+	}
+	if err := ctx.Err(); err != nil {
+		return rep, err
+	}
+	cm := new(big.Rat).Sub(big.NewRat(1, 1), c)
+	l := intIval(big.NewInt(int64(f.N))).mul(ratIval(new(big.Rat).Quo(cm, c)).log())
+	e := ratIval(eps)
+	// eps' = L + log1pexp(-(eps+L)) - log1pexp(L - eps), exactly, and
+	// by symmetry eps + log1pexp(-(eps+L)) - log1pexp(eps - L): take the
+	// form whose last argument is <= 0, so that no exp overflows and
+	// nothing cancels.
+	first, d := l, l.sub(e)
+	if d.lo.Sign() >= 0 {
+		first, d = e, e.sub(l)
+	}
+	level := first.add(log1pexp(e.add(l).neg())).sub(log1pexp(d))
+	// eps' <= min(eps, L) (data processing; the samples alone are L-DP):
+	// where the claim is at least eps, the rational comparison decides.
+	if claim.Cmp(eps) >= 0 {
+		rep.Bound, _ = eps.Float64()
+		rep.Accepted = true
+		return rep, nil
+	}
+	if l.hi.Cmp(level.hi) < 0 {
+		level.hi = l.hi
+	}
+	rep.Bound, _ = newUp(53).Set(level.hi).Float64()
+	if ratIval(claim).lo.Cmp(level.hi) < 0 {
+		return reject("claim %s is below the checked level log((e^eps rho + 1)/(rho + e^eps)) = %s", f.Claim, level.hi.Text('g', 20))
+	}
+	rep.Accepted = true
+	return rep, nil
+}
+
+// log1pexp encloses log(1 + e^x). Below x = -10^6 it is in [0, 2^-10^6]
+// (e^-10^6 < 2^-10^6), where the exp of the lower end could underflow
+// big.Float; the lower end is then 0, which is below the truth.
+func log1pexp(x ival) ival {
+	far := big.NewFloat(-1e6)
+	tiny := new(big.Float).SetMantExp(big.NewFloat(1), -1_000_000)
+	if x.hi.Cmp(far) < 0 {
+		return ival{new(big.Float), tiny}
+	}
+	if x.lo.Cmp(far) >= 0 {
+		return constIval(1).add(x.exp()).log()
+	}
+	r := constIval(1).add(ival{far, x.hi}.exp()).log()
+	r.lo = new(big.Float)
+	return r
+}

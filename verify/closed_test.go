@@ -99,3 +99,85 @@ func TestClosedFormMutations(t *testing.T) {
 		}
 	}
 }
+
+// pureRefs are eps' = log((e^eps rho + 1)/(rho + e^eps)), log rho = n
+// log((1-c)/c), at 30 digits from mpmath at 60 digits, made for this test.
+var pureRefs = []struct {
+	n      int
+	c, eps string
+	ref    string
+}{
+	{6, "0.1", "1", "0.999995577316084506972195295009"},
+	{1, "0.4999", "0.001", "0.000000199999983333335666666331349258"},
+	{1000000, "1e-6", "50", "50"},
+	{10, "0.49999", "50", "0.000400000000053333333345979033345"},
+	{3, "0.01", "1e-6", "0.000000999997938781820055309355557328"},
+}
+
+// TestPureDP: a claim one part in 1e14 above the reference is accepted and
+// one part in 1e14 below rejected, from eps' = 2e-7 to eps' = 50 at n =
+// 10^6 and c = 1e-6; eps = 0 gives 0; hostile values (c = 1e-999999, n at
+// the cap) are answered without overflow; mutations are rejected for their
+// reasons.
+func TestPureDP(t *testing.T) {
+	ctx := context.Background()
+	file := func(n int, c, eps, claim string) *certfile.File {
+		f := &certfile.File{Format: certfile.Format, Version: certfile.Version, Kind: certfile.KindPureDP,
+			D: n, K: 1, N: n, C: c, Eps: eps, Claim: claim, LB: "0"}
+		if err := f.Validate(); err != nil {
+			t.Fatal(err)
+		}
+		return f
+	}
+	for _, tc := range pureRefs {
+		ref, _ := strconv.ParseFloat(tc.ref, 64)
+		for _, m := range []struct {
+			claim  float64
+			accept bool
+		}{{ref * (1 + 1e-14), true}, {ref * (1 - 1e-14), false}} {
+			rep, err := Check(ctx, file(tc.n, tc.c, tc.eps, strconv.FormatFloat(m.claim, 'g', -1, 64)), nil)
+			if err != nil || rep.Accepted != m.accept || !m.accept && !strings.Contains(rep.Failure, "below the checked level") {
+				t.Errorf("%+v claim %v: %+v, %v; want accepted %v", tc, m.claim, rep, err, m.accept)
+			}
+			if !(rep.Bound >= ref*(1-1e-15) && rep.Bound <= ref*(1+1e-14)) {
+				t.Errorf("%+v: bound %v", tc, rep.Bound)
+			}
+		}
+	}
+	if rep, err := Check(ctx, file(3, "0.2", "0", "0"), nil); err != nil || !rep.Accepted {
+		t.Errorf("eps 0: %+v, %v", rep, err)
+	}
+	// Hostile: rho = ((1-c)/c)^n past any float, eps tiny or huge.
+	for _, h := range []struct{ c, eps, claim string }{{"1e-999999", "1e-300", "1e-300"}, {"1e-999999", "1e12", "1e12"}, {"0.4999999999999999999", "1e12", "1e-11"}} {
+		rep, err := Check(ctx, file(MaxN, h.c, h.eps, h.claim), nil)
+		if err != nil || !rep.Accepted {
+			t.Errorf("hostile %+v: %+v, %v", h, rep, err)
+		}
+	}
+	honest := func() *certfile.File { return file(6, "0.1", "1", "0.9999955773160899") }
+	if rep, err := Check(ctx, honest(), nil); err != nil || !rep.Accepted {
+		t.Fatalf("honest: %+v, %v", rep, err)
+	}
+	for _, m := range []struct {
+		name, why string
+		edit      func(f *certfile.File)
+	}{
+		{"claim lowered", "below the checked level", func(f *certfile.File) { f.Claim = "0.99999557731608" }},
+		{"claim at eps' rounded down", "below the checked level", func(f *certfile.File) { f.Claim = "0.9999955773160845" }},
+		{"eps raised", "below the checked level", func(f *certfile.File) { f.Eps = "1.0001" }},
+		{"c lowered", "below the checked level", func(f *certfile.File) { f.C = "0.0999" }},
+		{"d raised", "below the checked level", func(f *certfile.File) { f.D, f.N = 7, 7 }},
+		{"k raised", "below the checked level", func(f *certfile.File) { f.K, f.N = 2, 12 }},
+		{"n changed", "is not d k", func(f *certfile.File) { f.N = 5 }},
+		{"c at 1/2", "is not in (0, 1/2)", func(f *certfile.File) { f.C = "0.5" }},
+		{"eps negative", "is negative", func(f *certfile.File) { f.Eps = "-0.5" }},
+		{"n past the cap", "exceeds the checker's cap", func(f *certfile.File) { f.D, f.N = MaxN+1, MaxN+1 }},
+	} {
+		f := honest()
+		m.edit(f)
+		rep, err := Check(ctx, f, nil)
+		if err != nil || rep.Accepted || !strings.Contains(rep.Failure, m.why) {
+			t.Errorf("%s: %+v, %v; want rejected: %q", m.name, rep, err, m.why)
+		}
+	}
+}

@@ -150,8 +150,11 @@ func parse(f *certfile.File) (*cert, error) {
 // item. The error is non-nil only for a malformed file (ErrMalformed) or a
 // cancelled ctx. The work is sequential and deterministic.
 func Check(ctx context.Context, f *certfile.File, o *Options) (Report, error) {
-	if f.Kind == certfile.KindClosedForm {
+	switch f.Kind {
+	case certfile.KindClosedForm:
 		return checkClosedForm(ctx, f)
+	case certfile.KindPureDP:
+		return checkPureDP(ctx, f)
 	}
 	if len(f.Tiles) > MaxTiles {
 		return Report{Tiles: len(f.Tiles), Failure: fmt.Sprintf("%d tiles exceed the checker's cap of %d", len(f.Tiles), MaxTiles)}, nil
