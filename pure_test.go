@@ -110,7 +110,9 @@ func TestPureDPCertificate(t *testing.T) {
 // minimum: bounds' rounding up is at least enough, and not wildly more.
 func TestClosedFormCertificate(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 17))
-	logU := func(lo, hi float64) float64 { return math.Exp(math.Log(lo) + rng.Float64()*(math.Log(hi)-math.Log(lo))) }
+	logU := func(lo, hi float64) float64 {
+		return math.Exp(math.Log(lo) + rng.Float64()*(math.Log(hi)-math.Log(lo)))
+	}
 	for i := 0; i < 300; i++ {
 		d, k := 1+rng.IntN(1000), 1+rng.IntN(1000)
 		c := logU(1e-6, 0.5)
