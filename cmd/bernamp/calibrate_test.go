@@ -223,7 +223,7 @@ func TestCalibrateWork(t *testing.T) {
 		{"sigma fine", []string{"--solve", "sigma", "--mechanism", "gaussian", "--orders", "2,8", "--eps", "2", "--c", "0.05", "--resolution", "1e-4"}, accountant.Problem{Solve: accountant.SolveNoise, Resolution: 1e-4, Kernel: accountant.Kernel{D: 1, K: 1, C: 0.05}}, 2},
 	}
 	for _, tc := range tests {
-		work, _, _ := calibrateWork(tc.p, tc.n, 2*time.Second)
+		work, _, _, _ := tc.p.Work(tc.n, 2*time.Second)
 		below := time.Duration(work*float64(time.Second)) - time.Millisecond
 		above := time.Duration(work*float64(time.Second)) + time.Millisecond
 		code, stdout, stderr := runArgs(t, append([]string{"calibrate", "--timeout", "2s", "--workers", "1", "--max-work", below.String()}, tc.args...)...)
