@@ -50,7 +50,7 @@ func runCalibrate(ctx context.Context, args []string, stdout, stderr io.Writer) 
 		steps      int
 		resolution float64
 	)
-	fs := newFlagSet("calibrate", &o, solverOpts)
+	fs := newFlagSet("calibrate", &o, solverOpts|withoutNoTiming)
 	fs.StringVar(&solve, "solve", "", "the unknown: c (smallest), k (largest), sigma (smallest, gaussian) or b (smallest, laplace)")
 	fs.Float64Var(&target, "eps", 0, "target eps of the (eps, delta) guarantee after --steps releases, > 0")
 	fs.Float64Var(&co.delta, "delta", 1e-5, "target delta, in (0, 1)")
@@ -66,7 +66,7 @@ func runCalibrate(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	if err := parseFlags(fs, args, stdout); err != nil {
 		return err
 	}
-	if err := checkOptions(&o, solverOpts); err != nil {
+	if err := checkOptions(&o, solverOpts|withoutNoTiming); err != nil {
 		return err
 	}
 	set := map[string]bool{}

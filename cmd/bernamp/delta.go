@@ -83,7 +83,7 @@ type deltaOptions struct {
 func runDelta(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	var o options
 	var do deltaOptions
-	fs := newFlagSet("delta", &o, 0)
+	fs := newFlagSet("delta", &o, withoutMaxMemory)
 	fs.IntVar(&do.d, "d", 1, "dimension of theta, >= 1")
 	fs.IntVar(&do.k, "k", 1, "Bernoulli samples released, >= 1")
 	fs.Float64Var(&do.c, "c", 0.1, "range constant: theta in [c, 1-c]^d, in (0, 0.5)")
@@ -100,7 +100,7 @@ func runDelta(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err := parseFlags(fs, args, stdout); err != nil {
 		return err
 	}
-	if err := checkOptions(&o, 0); err != nil {
+	if err := checkOptions(&o, withoutMaxMemory); err != nil {
 		return err
 	}
 	epsOuts, conv, err := do.check(fs)

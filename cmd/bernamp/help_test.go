@@ -215,7 +215,8 @@ func TestDocFlagsExist(t *testing.T) {
 // sharedFlags are the flags newFlagSet gives every command unless told
 // otherwise, and reads maps each command to those of them it reads: -h
 // must list exactly these. (verify listed --no-timing, merge --workers and
-// --no-timing, which they never read.)
+// --no-timing, calibrate --no-timing and delta --max-memory, which they
+// never read.)
 var sharedFlags = []string{"workers", "max-memory", "no-timing"}
 
 var reads = map[string][]string{
@@ -233,15 +234,6 @@ var reads = map[string][]string{
 	"conjecture": {"workers", "max-memory", "no-timing"},
 	"serve":      {},
 	"verify":     {"workers", "max-memory"},
-}
-
-// unreadKnown are shared flags a command lists without reading them, left
-// for the owners of those files: calibrate prints no times, delta has
-// fixed caps (bernamp help). The fix is withoutNoTiming and
-// withoutMaxMemory in their newFlagSet calls; then drop them here.
-var unreadKnown = map[string][]string{
-	"calibrate": {"no-timing"},
-	"delta":     {"max-memory"},
 }
 
 // TestHelpFlagsRead: each command's -h lists, of the shared flags, only
@@ -282,7 +274,7 @@ func TestHelpFlagsRead(t *testing.T) {
 		listed := helpFlags(t, cmd)
 		for _, f := range sharedFlags {
 			switch r := slices.Contains(want, f); {
-			case listed[f] && !r && !slices.Contains(unreadKnown[cmd], f):
+			case listed[f] && !r:
 				t.Errorf("%s -h lists -%s, which %s does not read", cmd, f, cmd)
 			case !listed[f] && r:
 				t.Errorf("%s -h does not list -%s", cmd, f)
