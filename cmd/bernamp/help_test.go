@@ -421,3 +421,55 @@ func TestHelpOutputRecords(t *testing.T) {
 		}
 	}
 }
+
+// TestHelpTopicFlags: every flag a topic of bernamp help names is a flag:
+// of the command the topic is named for (plot, curve, pure, conjecture),
+// else of some command. The topics are prose about the flags; a flag
+// renamed or removed must take its prose along.
+func TestHelpTopicFlags(t *testing.T) {
+	t.Parallel()
+	all := map[string]bool{}
+	known := map[string]map[string]bool{}
+	for _, c := range commands(t) {
+		known[c] = helpFlags(t, c)
+		for f := range known[c] {
+			all[f] = true
+		}
+	}
+	names, text := topics()
+	checked := 0
+	for _, name := range names {
+		flags, own := known[name]
+		for _, f := range flagsOf(strings.Fields(text[name])) {
+			checked++
+			switch {
+			case own && !flags[f]:
+				t.Errorf("bernamp help %s names --%s, which %s does not have", name, f, name)
+			case !own && !all[f]:
+				t.Errorf("bernamp help %s names --%s, which no command has", name, f)
+			}
+		}
+	}
+	if checked < 50 {
+		t.Errorf("only %d flags found in the topics: the parser misses them", checked)
+	}
+}
+
+// TestHelpTopicColumns: the CSV columns the topics curve, pure and
+// conjecture show are the headers those commands write. (The curve topic
+// showed a header without check, which curve writes.)
+func TestHelpTopicColumns(t *testing.T) {
+	t.Parallel()
+	_, text := topics()
+	for name, header := range map[string][]string{"curve": curveHeader, "pure": pureHeader, "conjecture": conjectureHeader} {
+		var shown []string
+		for line := range strings.Lines(text[name]) {
+			if cols, ok := strings.CutPrefix(line, "\t"); ok && strings.Count(cols, ",") >= 5 {
+				shown = append(shown, strings.TrimSpace(cols))
+			}
+		}
+		if len(shown) != 1 || shown[0] != strings.Join(header, ",") {
+			t.Errorf("bernamp help %s shows columns %q; %s writes %q", name, shown, name, strings.Join(header, ","))
+		}
+	}
+}
