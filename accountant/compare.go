@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/bernamp/bernamp"
 	"github.com/bernamp/bernamp/internal/floatbits"
@@ -88,21 +89,23 @@ type SummaryRow struct {
 	Warning string   `json:"warning,omitempty"`  // the minimizing order is at the edge of the grid
 }
 
-// Summary converts the input curve in, the amplified curve (PostUpper of
-// orders, one per order of in) and the comparator curves (Order's
-// columns), each composed over t releases, to (eps, delta)-DP by conv
-// (Convert), and (for t = 1 only: it does not compose) applies Theorem 1
-// of Balle et al. through the kernel to the input curve's (eps, delta)
-// profile (mixing.Bounds.Approx). Orders where a curve is +Inf prove
-// nothing and are left out of its conversion; a curve with none left gets
-// a nil Eps. Each amplified curve is first made nondecreasing (Repair:
-// valid, as R_alpha is nondecreasing in alpha). It also returns the
-// amplified curve as converted (PostUpper made nondecreasing, composed).
-// It is bernamp curve's summary. It panics unless t >= 1.
-func Summary(in Curve, orders []Order, k Kernel, delta float64, conv rdp.Conversion, t int) ([]SummaryRow, Curve, error) {
-	if len(orders) != len(in.Orders) {
-		return nil, Curve{}, fmt.Errorf("accountant.Summary: %d orders for a curve of %d", len(orders), len(in.Orders))
-	}
+// Column is an amplified curve of a summary by name: one level per order
+// of the input curve, an upper bound at each (+Inf: none).
+type Column struct {
+	Name string
+	Eps  []float64
+}
+
+// SummaryOf converts the input curve in (row "mechanism") and each
+// column, each composed over t releases, to (eps, delta)-DP by conv
+// (Convert), one row each in order. Each column is first made
+// nondecreasing (Repair: valid, as R_alpha is nondecreasing in alpha).
+// Orders where a curve is +Inf prove nothing and are left out of its
+// conversion; a curve with none left gets a nil Eps. It also returns the
+// first column as converted (made nondecreasing, composed). It is the one
+// conversion behind the summaries of bernamp curve (Summary) and of the
+// calculator page. It panics unless t >= 1.
+func SummaryOf(in Curve, cols []Column, delta float64, conv rdp.Conversion, t int) ([]SummaryRow, Curve, error) {
 	var out []SummaryRow
 	add := func(name string, c Curve) error {
 		g, err := Convert(c, t, delta, conv)
@@ -115,27 +118,43 @@ func Summary(in Curve, orders []Order, k Kernel, delta float64, conv rdp.Convers
 	if err := add("mechanism", in); err != nil {
 		return nil, Curve{}, err
 	}
-	var amplified Curve
-	for _, col := range []struct {
-		name string
-		get  func(Order) float64
-	}{
-		{"bernamp", func(o Order) float64 { return o.PostUpper }},
-		{"rdp_dobrushin", func(o Order) float64 { return o.Dobrushin }},
-		{"rdp_doeblin", func(o Order) float64 { return o.Doeblin }},
-		{"rdp_ultra_mixing", func(o Order) float64 { return o.UltraMixing }},
-	} {
-		c := Curve{Orders: in.Orders, Eps: make([]float64, len(orders))}
-		for i, o := range orders {
-			c.Eps[i] = col.get(o)
+	var first Curve
+	for i, col := range cols {
+		if len(col.Eps) != len(in.Orders) {
+			return nil, Curve{}, fmt.Errorf("accountant.Summary: %s has %d levels for a curve of %d orders", col.Name, len(col.Eps), len(in.Orders))
 		}
+		c := Curve{Orders: in.Orders, Eps: slices.Clone(col.Eps)}
 		Repair(&c)
-		if col.name == "bernamp" {
-			amplified = Compose(c, t)
+		if i == 0 {
+			first = Compose(c, t)
 		}
-		if err := add(col.name, c); err != nil {
+		if err := add(col.Name, c); err != nil {
 			return nil, Curve{}, err
 		}
+	}
+	return out, first, nil
+}
+
+// Summary is bernamp curve's summary: SummaryOf the input curve in with
+// the columns bernamp (PostUpper of orders, one per order of in) and the
+// comparators rdp_dobrushin, rdp_doeblin and rdp_ultra_mixing (Order's),
+// then, for t = 1 only (Theorem 1 does not compose), the rows thm1_<item>:
+// Theorem 1 of Balle et al. through the kernel applied to the input
+// curve's (eps, delta) profile (mixing.Bounds.Approx; nil Eps where the
+// item proves nothing). It also returns the amplified curve as converted
+// (PostUpper made nondecreasing, composed), the curve --emit-curve writes.
+// It panics unless t >= 1.
+func Summary(in Curve, orders []Order, k Kernel, delta float64, conv rdp.Conversion, t int) ([]SummaryRow, Curve, error) {
+	cols := []Column{{Name: "bernamp"}, {Name: "rdp_dobrushin"}, {Name: "rdp_doeblin"}, {Name: "rdp_ultra_mixing"}}
+	for _, o := range orders {
+		cols[0].Eps = append(cols[0].Eps, o.PostUpper)
+		cols[1].Eps = append(cols[1].Eps, o.Dobrushin)
+		cols[2].Eps = append(cols[2].Eps, o.Doeblin)
+		cols[3].Eps = append(cols[3].Eps, o.UltraMixing)
+	}
+	out, amplified, err := SummaryOf(in, cols, delta, conv, t)
+	if err != nil {
+		return nil, Curve{}, err
 	}
 	if t > 1 {
 		return out, amplified, nil
