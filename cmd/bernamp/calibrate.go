@@ -159,25 +159,15 @@ func runCalibrate(ctx context.Context, args []string, stdout, stderr io.Writer) 
 			return usagef("--mechanism: %s", bare(err))
 		}
 	} else {
-		if len(co.in) > 0 {
-			if co.mechanism != "" {
-				return usagef("--in: give either --in or --mechanism, not both")
-			}
-			c, warnings, err := readCurves(co.in, o.maxMem)
-			if err != nil {
-				return err
-			}
-			for _, w := range warnings {
-				fmt.Fprintf(stderr, "bernamp: warning: %s\n", w)
-			}
-			p.Curve = c
-		} else {
-			c, _, err := mechanismCurve(set, co.mechanism, co.orders, co.sigma, co.b, co.p, co.noise)
-			if err != nil {
-				return err
-			}
-			p.Curve = accountant.FromRDP(c)
+		co.maxMem = o.maxMem
+		c, _, warnings, err := co.source(set)
+		if err != nil {
+			return err
 		}
+		for _, w := range warnings {
+			fmt.Fprintf(stderr, "bernamp: warning: %s\n", w)
+		}
+		p.Curve = c
 	}
 	n := len(p.Curve.Orders)
 	if p.Solve == accountant.SolveNoise {

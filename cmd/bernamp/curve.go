@@ -341,30 +341,43 @@ func (co *curveOptions) check(fs *flag.FlagSet) (accountant.Curve, string, rdp.C
 	default:
 		return fail(usagef("--format: format is %q, must be csv, json or table", co.format))
 	}
+	c, source, warnings, err := co.source(set)
+	if err != nil {
+		return fail(err)
+	}
+	return c, source, conv, warnings, nil
+}
+
+// source returns the mechanism's curve of the flags of sourceFlags (set:
+// the flags given), a description of it and the warnings of reading it:
+// the files of --in summed, or the named mechanism on its orders. Every
+// error is a usage error naming the flag, but for a file that cannot be
+// read.
+func (co *curveOptions) source(set map[string]bool) (accountant.Curve, string, []string, error) {
 	if len(co.in) > 0 {
 		if co.mechanism != "" {
-			return fail(usagef("--in: give either --in or --mechanism, not both"))
+			return accountant.Curve{}, "", nil, usagef("--in: give either --in or --mechanism, not both")
 		}
 		owner := map[string]string{"sigma": "gaussian", "b": "laplace", "p-true": "rr", "noise-parameter": "rr"}
 		for _, name := range []string{"sigma", "b", "p-true", "noise-parameter"} {
 			if set[name] {
-				return fail(usagef("--%s: only with --mechanism %s", name, owner[name]))
+				return accountant.Curve{}, "", nil, usagef("--%s: only with --mechanism %s", name, owner[name])
 			}
 		}
 		if set["orders"] {
-			return fail(usagef("--orders: not with --in (the file gives the orders)"))
+			return accountant.Curve{}, "", nil, usagef("--orders: not with --in (the file gives the orders)")
 		}
 		c, warnings, err := readCurves(co.in, co.maxMem)
 		if err != nil {
-			return fail(err)
+			return accountant.Curve{}, "", nil, err
 		}
-		return c, "curve from " + strings.Join(co.in, " + "), conv, warnings, nil
+		return c, "curve from " + strings.Join(co.in, " + "), warnings, nil
 	}
 	c, source, err := mechanismCurve(set, co.mechanism, co.orders, co.sigma, co.b, co.p, co.noise)
 	if err != nil {
-		return fail(err)
+		return accountant.Curve{}, "", nil, err
 	}
-	return accountant.FromRDP(c), source, conv, nil, nil
+	return accountant.FromRDP(c), source, nil, nil
 }
 
 // readCurves reads the accountant curves of files and sums them (their
