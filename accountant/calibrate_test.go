@@ -72,12 +72,9 @@ func TestCalibrateSigma(t *testing.T) {
 	const res = 1e-3
 	k := Kernel{D: 1, K: 1, C: 0.1}
 	tg := Target{Eps: 1, Delta: 1e-5, Steps: 3, Conversion: rdp.Balle2020}
-	noise := func(x float64) Curve {
-		c, err := rdp.Gaussian(x, calOrders)
-		if err != nil {
-			return infCurve()
-		}
-		return FromRDP(c)
+	noise, err := NoiseCurve("gaussian", calOrders)
+	if err != nil {
+		t.Fatal(err)
 	}
 	s := &bernamp.Settings{}
 	a, err := Calibrate(context.Background(), Problem{Target: tg, Solve: SolveNoise, Kernel: k, Noise: noise, Resolution: res, Settings: s, Workers: 2})
@@ -165,12 +162,9 @@ func checkAnswer(t *testing.T, name string, p Problem, a Answer) {
 func TestCalibrateLaplace(t *testing.T) {
 	t.Parallel()
 	const res = 1e-3
-	noise := func(x float64) Curve {
-		c, err := rdp.Laplace(x, calOrders)
-		if err != nil {
-			return infCurve()
-		}
-		return FromRDP(c)
+	noise, err := NoiseCurve("laplace", calOrders)
+	if err != nil {
+		t.Fatal(err)
 	}
 	s := &bernamp.Settings{}
 	for _, tc := range []struct {

@@ -8,8 +8,6 @@ import (
 	"math"
 	"time"
 
-	"github.com/bernamp/bernamp"
-
 	"github.com/bernamp/bernamp/accountant"
 	"github.com/bernamp/bernamp/check"
 	"github.com/bernamp/bernamp/rdp"
@@ -32,38 +30,13 @@ type calibrateOutput struct {
 	SafeSide   string   `json:"safe_side"`  // which way the answer errs
 }
 
-// The work guard of calibrate (doc.go, docs/calibrate.md). Each candidate
-// of the search is one amplified curve, one bernamp.Post per order, so
-// before it starts calibrate estimates its work as orders x
-// accountant.Problem.MinEvals (the fewest candidates the search computes)
-// x the time of one Post, and refuses past --max-work. The estimate of one
-// Post is postSecondsBase + postSecondsPerCost x bernamp.Params.Cost,
-// capped by the per-Post --timeout: rough, set from runs at d = 1 on the
-// 2-core machine (k = 1: 18 ms a Post over calibrate's 156 orders; k = 100:
-// 0.16 to 1.2 s, 0.3 s on the Gaussian curve's orders).
+// The work guard of calibrate (doc.go, docs/calibrate.md): before the
+// search starts calibrate estimates its work (accountant.Problem.Work) and
+// refuses past --max-work.
 const (
-	calibrateTimeout   = 10 * time.Second // per Post when --timeout is not given
-	calibrateMaxWork   = 2 * time.Minute  // default --max-work
-	postSecondsBase    = 0.02
-	postSecondsPerCost = 3e-5
+	calibrateTimeout = 10 * time.Second // per Post when --timeout is not given
+	calibrateMaxWork = 2 * time.Minute  // default --max-work
 )
-
-// calibrateWork returns the estimated Post time, in seconds summed over
-// workers, of calibrating p over n orders with a per-Post limit of timeout
-// (0: none), and the parts of the estimate: the candidates and the seconds
-// per Post.
-func calibrateWork(p accountant.Problem, n int, timeout time.Duration) (work float64, evals int, perPost float64) {
-	k := p.Kernel
-	if p.Solve == accountant.SolveK {
-		k.K = 2 // the largest k of the fewest candidates (1 and 2)
-	}
-	perPost = postSecondsBase + postSecondsPerCost*bernamp.Params{D: k.D, K: k.K}.Cost()
-	if timeout > 0 {
-		perPost = min(perPost, timeout.Seconds())
-	}
-	evals = p.MinEvals()
-	return float64(n) * float64(evals) * perPost, evals, perPost
-}
 
 // runCalibrate finds the smallest c, the largest k or the smallest noise
 // whose proved amplified guarantee after --steps releases meets (--eps,
@@ -77,7 +50,7 @@ func runCalibrate(ctx context.Context, args []string, stdout, stderr io.Writer) 
 		steps      int
 		resolution float64
 	)
-	fs := newFlagSet("calibrate", &o, solverOpts)
+	fs := newFlagSet("calibrate", &o, solverOpts|withoutNoTiming)
 	fs.StringVar(&solve, "solve", "", "the unknown: c (smallest), k (largest), sigma (smallest, gaussian) or b (smallest, laplace)")
 	fs.Float64Var(&target, "eps", 0, "target eps of the (eps, delta) guarantee after --steps releases, > 0")
 	fs.Float64Var(&co.delta, "delta", 1e-5, "target delta, in (0, 1)")
@@ -93,7 +66,7 @@ func runCalibrate(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	if err := parseFlags(fs, args, stdout); err != nil {
 		return err
 	}
-	if err := checkOptions(&o, solverOpts); err != nil {
+	if err := checkOptions(&o, solverOpts|withoutNoTiming); err != nil {
 		return err
 	}
 	set := map[string]bool{}
@@ -182,58 +155,25 @@ func runCalibrate(ctx context.Context, args []string, stdout, stderr io.Writer) 
 			}
 			orders = c.Orders
 		}
-		gauss := co.mechanism == "gaussian"
-		p.Noise = func(x float64) accountant.Curve {
-			var c rdp.Curve
-			var err error
-			if gauss {
-				c, err = rdp.Gaussian(x, orders)
-			} else {
-				c, err = rdp.Laplace(x, orders)
-			}
-			if err != nil { // eps overflows: no guarantee from the mechanism
-				o := orders
-				if o == nil {
-					o = rdp.DefaultOrders()
-				}
-				c = rdp.Curve{Orders: o, Eps: make([]float64, len(o))}
-				for i := range c.Eps {
-					c.Eps[i] = math.Inf(1)
-				}
-				return accountant.Curve(c)
-			}
-			return accountant.FromRDP(c)
+		if p.Noise, err = accountant.NoiseCurve(co.mechanism, orders); err != nil {
+			return usagef("--mechanism: %s", bare(err))
 		}
 	} else {
-		if len(co.in) > 0 {
-			if co.mechanism != "" {
-				return usagef("--in: give either --in or --mechanism, not both")
-			}
-			c, warnings, err := readCurves(co.in, o.maxMem)
-			if err != nil {
-				return err
-			}
-			for _, w := range warnings {
-				fmt.Fprintf(stderr, "bernamp: warning: %s\n", w)
-			}
-			p.Curve = c
-		} else {
-			c, _, err := mechanismCurve(set, co.mechanism, co.orders, co.sigma, co.b, co.p, co.noise)
-			if err != nil {
-				return err
-			}
-			p.Curve = accountant.FromRDP(c)
+		co.maxMem = o.maxMem
+		c, _, warnings, err := co.source(set)
+		if err != nil {
+			return err
 		}
+		for _, w := range warnings {
+			fmt.Fprintf(stderr, "bernamp: warning: %s\n", w)
+		}
+		p.Curve = c
 	}
 	n := len(p.Curve.Orders)
 	if p.Solve == accountant.SolveNoise {
 		n = len(p.Noise(1).Orders)
 	}
-	if work, evals, perPost := calibrateWork(p, n, o.timeout); work > maxWork.Seconds() {
-		kk := p.Kernel.K
-		if p.Solve == accountant.SolveK {
-			kk = 2
-		}
+	if work, evals, perPost, kk := p.Work(n, o.timeout); work > maxWork.Seconds() {
 		return usagef("calibrate: about %s of Post by estimate (%d orders x at least %d candidates x %.2gs per Post at d=%d k=%d), more than --max-work %s; use fewer --orders, a coarser --resolution, a shorter --timeout per Post, or raise --max-work",
 			time.Duration(work*float64(time.Second)).Round(time.Second), n, evals, perPost, p.Kernel.D, kk, maxWork)
 	}

@@ -182,6 +182,9 @@ func TestCalibrateUsageErrors(t *testing.T) {
 		{"sigma given", []string{"--solve", "sigma", "--mechanism", "gaussian", "--sigma", "1", "--eps", "1"}, "--solve sigma: needs --mechanism gaussian and no --sigma"},
 		{"b with in", []string{"--solve", "b", "--in", good, "--eps", "1"}, "--solve b: needs --mechanism laplace and no --b"},
 		{"in and mechanism", []string{"--solve", "c", "--in", good, "--mechanism", "gaussian", "--sigma", "1", "--eps", "1"}, "--in: give either --in or --mechanism, not both"},
+		// Flags of a named mechanism with --in were ignored.
+		{"sigma with in", []string{"--solve", "c", "--in", good, "--sigma", "2", "--eps", "1"}, "--sigma: only with --mechanism gaussian"},
+		{"orders with in", []string{"--solve", "k", "--in", good, "--orders", "2,4", "--eps", "1"}, "--orders: not with --in"},
 		{"bad curve", []string{"--solve", "c", "--in", writeTemp(t, "bad.csv", "2,0.5\n2,1\n"), "--eps", "1"}, "line 2: alpha 2 repeats line 1"},
 		{"bad json curve", []string{"--solve", "k", "--in", writeTemp(t, "bad.json", `{"orders": [2, 3], "rdp": [1]}`), "--eps", "1"}, "2 orders and 1 rdp values"},
 		{"no mechanism", []string{"--solve", "c", "--eps", "1"}, "--mechanism: give --mechanism gaussian|laplace|rr or --in FILE"},
@@ -223,7 +226,7 @@ func TestCalibrateWork(t *testing.T) {
 		{"sigma fine", []string{"--solve", "sigma", "--mechanism", "gaussian", "--orders", "2,8", "--eps", "2", "--c", "0.05", "--resolution", "1e-4"}, accountant.Problem{Solve: accountant.SolveNoise, Resolution: 1e-4, Kernel: accountant.Kernel{D: 1, K: 1, C: 0.05}}, 2},
 	}
 	for _, tc := range tests {
-		work, _, _ := calibrateWork(tc.p, tc.n, 2*time.Second)
+		work, _, _, _ := tc.p.Work(tc.n, 2*time.Second)
 		below := time.Duration(work*float64(time.Second)) - time.Millisecond
 		above := time.Duration(work*float64(time.Second)) + time.Millisecond
 		code, stdout, stderr := runArgs(t, append([]string{"calibrate", "--timeout", "2s", "--workers", "1", "--max-work", below.String()}, tc.args...)...)

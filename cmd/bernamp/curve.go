@@ -16,7 +16,6 @@ import (
 	"github.com/bernamp/bernamp/accountant"
 	"github.com/bernamp/bernamp/check"
 	"github.com/bernamp/bernamp/mixing"
-	"github.com/bernamp/bernamp/parallel"
 	"github.com/bernamp/bernamp/rdp"
 )
 
@@ -107,40 +106,8 @@ func (r *curveRow) csvFields() []string {
 		strconv.FormatFloat(r.Seconds, 'f', 4, 64)}
 }
 
-// crossCheck returns a description of the first violated inequality of
-// lb <= post <= post_upper <= ub and lb <= each comparator (every proved
-// upper bound is at least the verified lower bound), or "".
-func (r *curveRow) crossCheck() string {
-	for _, x := range []struct {
-		a, b   float64
-		as, bs string
-	}{
-		{r.LB, r.Post, "lb", "post"}, {r.Post, r.PostUpper, "post", "post_upper"}, {r.PostUpper, r.UB, "post_upper", "ub"},
-		{r.LB, float64(r.Dobrushin), "lb", "dobrushin"}, {r.LB, float64(r.Doeblin), "lb", "doeblin"}, {r.LB, float64(r.UltraMixing), "lb", "ultra_mixing"},
-	} {
-		if !leq(x.a, x.b) {
-			return fmt.Sprintf("%s=%s > %s=%s", x.as, fmtFloat(x.a), x.bs, fmtFloat(x.b))
-		}
-	}
-	return ""
-}
-
 // summaryRow is one (eps, delta)-DP guarantee of the summary.
-type summaryRow struct {
-	// Bound names the curve or theorem: mechanism (the input curve, not
-	// amplified), bernamp (post_upper), rdp_<coefficient> (a comparator
-	// column), thm1_<item> (Theorem 1 of Balle et al. on the mechanism's
-	// (eps, delta) profile).
-	Bound string   `json:"bound"`
-	Eps   *float64 `json:"eps"`   // upper bound on the DP level; null when the bound proves nothing at delta
-	Delta float64  `json:"delta"` // the target delta
-	// Order attains eps in the conversion (for thm1_*, the order of the
-	// mechanism's conversion at delta_in); null when none.
-	Order   *float64 `json:"order"`
-	DeltaIn *float64 `json:"delta_in,omitempty"` // thm1_*: the mechanism's delta the theorem was applied to
-	EpsIn   *float64 `json:"eps_in,omitempty"`   // thm1_*: the mechanism's eps at delta_in
-	Warning string   `json:"warning,omitempty"`  // the minimizing order is at the edge of the grid
-}
+type summaryRow accountant.SummaryRow
 
 var summaryHeader = []string{"bound", "eps", "delta", "order", "delta_in", "eps_in", "warning"}
 
@@ -154,15 +121,15 @@ func (s *summaryRow) csvFields() []string {
 
 // curveOutput is the JSON document of curve.
 type curveOutput struct {
-	Mechanism  string       `json:"mechanism"`  // where the curve came from
-	D          int          `json:"d"`          // kernel B_k on [c, 1-c]^d
-	K          int          `json:"k"`          //
-	C          float64      `json:"c"`          //
-	Delta      float64      `json:"delta"`      // target delta of the summary
-	Conversion string       `json:"conversion"` // RDP to (eps, delta) conversion
-	Compose    int          `json:"compose"`    // releases composed in the summary
-	Orders     []*curveRow  `json:"orders"`     // one row per order
-	Summary    []summaryRow `json:"summary"`    // (eps, delta) guarantees
+	Mechanism  string                  `json:"mechanism"`  // where the curve came from
+	D          int                     `json:"d"`          // kernel B_k on [c, 1-c]^d
+	K          int                     `json:"k"`          //
+	C          float64                 `json:"c"`          //
+	Delta      float64                 `json:"delta"`      // target delta of the summary
+	Conversion string                  `json:"conversion"` // RDP to (eps, delta) conversion
+	Compose    int                     `json:"compose"`    // releases composed in the summary
+	Orders     []*curveRow             `json:"orders"`     // one row per order
+	Summary    []accountant.SummaryRow `json:"summary"`    // (eps, delta) guarantees
 }
 
 // runCurve amplifies an RDP curve order by order, converts it to (eps,
@@ -197,11 +164,6 @@ func runCurve(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	for _, w := range warnings {
 		fmt.Fprintf(stderr, "bernamp: warning: %s\n", w)
 	}
-	bounds, err := mixing.New(mixing.Kernel{D: co.d, K: co.k, C: co.c})
-	if err != nil {
-		return usagef("--d, --k: %s", bare(err))
-	}
-
 	n := len(curve.Orders)
 	settings := solverSettings(&o, n)
 	var (
@@ -217,27 +179,17 @@ func runCurve(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			return err
 		}
 	}
-	do := func(ctx context.Context, i int) (*curveRow, error) {
-		alpha, eps := curve.Orders[i], curve.Eps[i]
-		r, err := accountant.Post(ctx, accountant.Kernel{D: co.d, K: co.k, C: co.c}, alpha, eps, settings)
-		if err != nil {
-			return nil, fmt.Errorf("order %s: %w", fmtFloat(alpha), err)
-		}
-		row := &curveRow{D: co.d, K: co.k, C: co.c, Alpha: alpha, Eps: infFloat(eps), LB: r.LB, Post: r.Post, PostUpper: r.PostUpper,
+	var orders []accountant.Order
+	emit := func(i int, r accountant.Order) error {
+		eps := curve.Eps[i]
+		orders = append(orders, r)
+		row := &curveRow{D: co.d, K: co.k, C: co.c, Alpha: r.Alpha, Eps: infFloat(eps), LB: r.LB, Post: r.Post, PostUpper: r.PostUpper,
 			Status: r.Status, Check: r.Check.Status, UB: r.UB, Conjecture: r.Conjecture, Method: r.Method,
-			Dobrushin: infFloat(eps), Doeblin: infFloat(eps), UltraMixing: infFloat(eps)}
-		if !math.IsInf(eps, 1) { // the generic bounds prove nothing at eps = inf
-			row.Dobrushin = infFloat(mixing.Renyi(bounds.Dobrushin, alpha, eps))
-			row.Doeblin = infFloat(mixing.Renyi(bounds.Doeblin, alpha, eps))
-			row.UltraMixing = infFloat(mixing.Renyi(bounds.UltraMixing, alpha, eps))
-		}
+			Dobrushin: infFloat(r.Dobrushin), Doeblin: infFloat(r.Doeblin), UltraMixing: infFloat(r.UltraMixing)}
 		if !o.noTiming {
 			row.Seconds = math.Round(r.Seconds*1e4) / 1e4
 		}
-		return row, nil
-	}
-	emit := func(_ int, row *curveRow) error {
-		if msg := row.crossCheck(); msg != "" {
+		if msg := r.CrossCheck(); msg != "" {
 			failed++
 			fmt.Fprintf(stderr, "bernamp: cross-check failed at alpha=%s: %s\n", fmtFloat(row.Alpha), msg)
 		}
@@ -249,7 +201,7 @@ func runCurve(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		}
 		return nil
 	}
-	err = parallel.Map(ctx, n, o.workers, do, emit)
+	err = accountant.Compare(ctx, curve, accountant.Kernel{D: co.d, K: co.k, C: co.c}, settings, o.workers, emit)
 	switch {
 	case err != nil && ctx.Err() != nil && errors.Is(err, ctx.Err()):
 		return fmt.Errorf("interrupted: %d of %d orders written", len(rows), n)
@@ -257,9 +209,9 @@ func runCurve(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return err
 	}
 
-	summary, amplified, err := curveSummary(curve, rows, bounds, co.delta, conv, co.compose)
+	summary, amplified, err := accountant.Summary(curve, orders, accountant.Kernel{D: co.d, K: co.k, C: co.c}, co.delta, conv, co.compose)
 	if err != nil {
-		return err
+		return usagef("%s", bare(err))
 	}
 	if co.emit != "" {
 		write := func(w io.Writer) error { return accountant.WriteCSV(w, amplified) }
@@ -371,6 +323,9 @@ func (co *curveOptions) check(fs *flag.FlagSet) (accountant.Curve, string, rdp.C
 	if err := check.C(co.c); err != nil {
 		return fail(flagError("c", err))
 	}
+	if err := (mixing.Kernel{D: co.d, K: co.k, C: co.c}).Validate(); err != nil {
+		return fail(usagef("--d, --k: %s", bare(err)))
+	}
 	if err := rdp.CheckDelta(co.delta); err != nil {
 		return fail(flagError("delta", err))
 	}
@@ -386,30 +341,43 @@ func (co *curveOptions) check(fs *flag.FlagSet) (accountant.Curve, string, rdp.C
 	default:
 		return fail(usagef("--format: format is %q, must be csv, json or table", co.format))
 	}
+	c, source, warnings, err := co.source(set)
+	if err != nil {
+		return fail(err)
+	}
+	return c, source, conv, warnings, nil
+}
+
+// source returns the mechanism's curve of the flags of sourceFlags (set:
+// the flags given), a description of it and the warnings of reading it:
+// the files of --in summed, or the named mechanism on its orders. Every
+// error is a usage error naming the flag, but for a file that cannot be
+// read.
+func (co *curveOptions) source(set map[string]bool) (accountant.Curve, string, []string, error) {
 	if len(co.in) > 0 {
 		if co.mechanism != "" {
-			return fail(usagef("--in: give either --in or --mechanism, not both"))
+			return accountant.Curve{}, "", nil, usagef("--in: give either --in or --mechanism, not both")
 		}
 		owner := map[string]string{"sigma": "gaussian", "b": "laplace", "p-true": "rr", "noise-parameter": "rr"}
 		for _, name := range []string{"sigma", "b", "p-true", "noise-parameter"} {
 			if set[name] {
-				return fail(usagef("--%s: only with --mechanism %s", name, owner[name]))
+				return accountant.Curve{}, "", nil, usagef("--%s: only with --mechanism %s", name, owner[name])
 			}
 		}
 		if set["orders"] {
-			return fail(usagef("--orders: not with --in (the file gives the orders)"))
+			return accountant.Curve{}, "", nil, usagef("--orders: not with --in (the file gives the orders)")
 		}
 		c, warnings, err := readCurves(co.in, co.maxMem)
 		if err != nil {
-			return fail(err)
+			return accountant.Curve{}, "", nil, err
 		}
-		return c, "curve from " + strings.Join(co.in, " + "), conv, warnings, nil
+		return c, "curve from " + strings.Join(co.in, " + "), warnings, nil
 	}
 	c, source, err := mechanismCurve(set, co.mechanism, co.orders, co.sigma, co.b, co.p, co.noise)
 	if err != nil {
-		return fail(err)
+		return accountant.Curve{}, "", nil, err
 	}
-	return accountant.FromRDP(c), source, conv, nil, nil
+	return accountant.FromRDP(c), source, nil, nil
 }
 
 // readCurves reads the accountant curves of files and sums them (their
@@ -548,70 +516,8 @@ func bare(err error) string {
 	return msg
 }
 
-// curveSummary converts the input curve, the amplified curve and the
-// comparator curves, each composed over t releases, to (eps, delta)-DP, and
-// (for t = 1 only: it does not compose) applies Theorem 1 of Balle et al.
-// to the input curve's (eps, delta) profile. Orders where a curve is +Inf
-// prove nothing and are left out of its conversion; a curve with none left
-// gets "none". It also returns the amplified curve as converted (post_upper
-// made monotone, composed), the curve --emit-curve writes.
-func curveSummary(in accountant.Curve, rows []*curveRow, b *mixing.Bounds, delta float64, conv rdp.Conversion, t int) ([]summaryRow, accountant.Curve, error) {
-	var out []summaryRow
-	add := func(name string, c accountant.Curve) error {
-		g, err := accountant.Convert(c, t, delta, conv)
-		if err != nil {
-			return usagef("%s: %s", name, bare(err))
-		}
-		out = append(out, summaryRow{Bound: name, Eps: g.Eps, Delta: delta, Order: g.Order, Warning: g.Warning})
-		return nil
-	}
-	if err := add("mechanism", in); err != nil {
-		return nil, accountant.Curve{}, err
-	}
-	var amplified accountant.Curve
-	for _, col := range []struct {
-		name string
-		get  func(*curveRow) float64
-	}{
-		{"bernamp", func(r *curveRow) float64 { return r.PostUpper }},
-		{"rdp_dobrushin", func(r *curveRow) float64 { return float64(r.Dobrushin) }},
-		{"rdp_doeblin", func(r *curveRow) float64 { return float64(r.Doeblin) }},
-		{"rdp_ultra_mixing", func(r *curveRow) float64 { return float64(r.UltraMixing) }},
-	} {
-		c := accountant.Curve{Orders: in.Orders, Eps: make([]float64, len(rows))}
-		for i, r := range rows {
-			c.Eps[i] = col.get(r)
-		}
-		accountant.Repair(&c) // suffix minimum: valid, as rdp.FromBounds
-		if col.name == "bernamp" {
-			amplified = accountant.Compose(c, t)
-		}
-		if err := add(col.name, c); err != nil {
-			return nil, accountant.Curve{}, err
-		}
-	}
-	if t > 1 {
-		return out, amplified, nil
-	}
-	finite, ok := in.Finite()
-	for _, it := range mixing.Items {
-		s := summaryRow{Bound: "thm1_" + it.String(), Delta: delta}
-		if ok {
-			cl, err := b.Approx(it, finite, conv, delta)
-			if err != nil {
-				return nil, accountant.Curve{}, err
-			}
-			if !cl.Vacuous {
-				s.Eps, s.Order, s.DeltaIn, s.EpsIn = &cl.Eps, &cl.Order, &cl.DeltaIn, &cl.EpsIn
-			}
-		}
-		out = append(out, s)
-	}
-	return out, amplified, nil
-}
-
 // writeSummaryTable writes the summary as an aligned table.
-func writeSummaryTable(w io.Writer, summary []summaryRow, delta float64) {
+func writeSummaryTable(w io.Writer, summary []accountant.SummaryRow, delta float64) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintf(tw, "(eps, delta=%s)-DP\teps\torder\tdelta_in\n", fmtFloat(delta))
 	for _, s := range summary {
@@ -631,10 +537,10 @@ func writeSummaryTable(w io.Writer, summary []summaryRow, delta float64) {
 }
 
 // writeSummaryCSV writes the summary as CSV with summaryHeader.
-func writeSummaryCSV(w io.Writer, summary []summaryRow) error {
+func writeSummaryCSV(w io.Writer, summary []accountant.SummaryRow) error {
 	rows := make([]*summaryRow, len(summary))
 	for i := range summary {
-		rows[i] = &summary[i]
+		rows[i] = (*summaryRow)(&summary[i])
 	}
 	return writeCSV(w, summaryHeader, rows)
 }

@@ -13,6 +13,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/bernamp/bernamp/accountant"
 	"github.com/bernamp/bernamp/internal/testref"
 )
 
@@ -227,7 +228,7 @@ func TestCurveJSONSummary(t *testing.T) {
 			t.Errorf("alpha %v: %+v", r.Alpha, r)
 		}
 	}
-	byName := map[string]summaryRow{}
+	byName := map[string]accountant.SummaryRow{}
 	for _, s := range out.Summary {
 		byName[s.Bound] = s
 	}

@@ -11,11 +11,11 @@ import (
 	"time"
 
 	"github.com/bernamp/bernamp"
+	"github.com/bernamp/bernamp/accountant"
 	"github.com/bernamp/bernamp/check"
 	"github.com/bernamp/bernamp/corner"
 	"github.com/bernamp/bernamp/hockey"
 	"github.com/bernamp/bernamp/mixing"
-	"github.com/bernamp/bernamp/parallel"
 	"github.com/bernamp/bernamp/rdp"
 )
 
@@ -61,21 +61,6 @@ func (r *deltaRow) csvFields() []string {
 		strconv.FormatFloat(r.Seconds, 'f', 4, 64)}
 }
 
-// crossCheck returns the first violated inequality of delta_out <=
-// delta_out_upper and delta_out <= each comparator (every proved upper
-// bound on delta' is at least a verified lower bound), or "".
-func (r *deltaRow) crossCheck() string {
-	if !leq(r.DeltaOut, r.DeltaOutUpper) {
-		return fmt.Sprintf("delta_out=%s > delta_out_upper=%s", fmtFloat(r.DeltaOut), fmtFloat(r.DeltaOutUpper))
-	}
-	for i, v := range []*float64{r.Dobrushin, r.DobrushinHS, r.Doeblin, r.UltraMixing} {
-		if v != nil && !leq(r.DeltaOut, *v) {
-			return fmt.Sprintf("delta_out=%s > %s=%s", fmtFloat(r.DeltaOut), mixing.Items[i], fmtFloat(*v))
-		}
-	}
-	return ""
-}
-
 // deltaOptions holds the flags of delta.
 type deltaOptions struct {
 	d, k       int
@@ -98,7 +83,7 @@ type deltaOptions struct {
 func runDelta(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	var o options
 	var do deltaOptions
-	fs := newFlagSet("delta", &o, 0)
+	fs := newFlagSet("delta", &o, withoutMaxMemory)
 	fs.IntVar(&do.d, "d", 1, "dimension of theta, >= 1")
 	fs.IntVar(&do.k, "k", 1, "Bernoulli samples released, >= 1")
 	fs.Float64Var(&do.c, "c", 0.1, "range constant: theta in [c, 1-c]^d, in (0, 0.5)")
@@ -115,7 +100,7 @@ func runDelta(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err := parseFlags(fs, args, stdout); err != nil {
 		return err
 	}
-	if err := checkOptions(&o, 0); err != nil {
+	if err := checkOptions(&o, withoutMaxMemory); err != nil {
 		return err
 	}
 	epsOuts, conv, err := do.check(fs)
@@ -127,38 +112,25 @@ func runDelta(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			return err
 		}
 	}
-	b, err := mixing.New(mixing.Kernel{D: do.d, K: do.k, C: do.c})
-	if err != nil {
-		return usagef("--d, --k: %s", bare(err))
-	}
-	var theorem [4][2]float64 // per item: eps', delta'
-	for i, it := range mixing.Items {
-		theorem[i][0], theorem[i][1] = b.Theorem1(it, do.eps, do.delta)
-	}
 	var rdpCurve *rdp.Curve
 	if do.sigma > 0 {
 		if rdpCurve, err = amplifiedGaussian(ctx, do, o.workers); err != nil {
 			return err
 		}
 	}
-
-	rows := make([]*deltaRow, 0, len(epsOuts))
+	cmp, err := hockey.Compare(ctx, hockey.Params{D: do.d, K: do.k, C: do.c, Eps: do.eps, Delta: do.delta}, epsOuts)
+	if err != nil {
+		return err
+	}
+	rows := make([]*deltaRow, 0, len(cmp))
 	failed := 0
-	for _, eo := range epsOuts {
-		res, err := hockey.Delta(ctx, hockey.Params{D: do.d, K: do.k, C: do.c, Eps: do.eps, Delta: do.delta, EpsOut: eo})
-		if err != nil {
-			return err
-		}
+	for _, res := range cmp {
+		eo := res.EpsOut
 		row := &deltaRow{D: do.d, K: do.k, C: do.c, Eps: do.eps, Delta: do.delta, EpsOut: eo,
-			DeltaOut: res.Lower, DeltaOutUpper: res.Upper, Method: res.Method, Corners: res.Corners[:]}
+			DeltaOut: res.Lower, DeltaOutUpper: res.Upper, Method: res.Method, Corners: res.Corners[:],
+			Dobrushin: res.Theorem1[0], DobrushinHS: res.Theorem1[1], Doeblin: res.Theorem1[2], UltraMixing: res.Theorem1[3]}
 		if !o.noTiming {
 			row.Seconds = math.Round(res.Seconds*1e4) / 1e4
-		}
-		for i, p := range []**float64{&row.Dobrushin, &row.DobrushinHS, &row.Doeblin, &row.UltraMixing} {
-			if theorem[i][0] <= eo {
-				v := theorem[i][1]
-				*p = &v
-			}
 		}
 		if rdpCurve != nil {
 			dl, order, err := rdp.DeltaAt(*rdpCurve, eo, conv)
@@ -167,7 +139,7 @@ func runDelta(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			}
 			row.RDPRoute, row.RDPOrder = &dl, &order
 		}
-		if msg := row.crossCheck(); msg != "" {
+		if msg := res.CrossCheck(); msg != "" {
 			failed++
 			fmt.Fprintf(stderr, "bernamp: cross-check failed at eps_out=%s: %s\n", fmtFloat(eo), msg)
 		}
@@ -271,6 +243,9 @@ func (do *deltaOptions) check(fs *flag.FlagSet) ([]float64, rdp.Conversion, erro
 	if least > hockey.MaxWork || do.k > hockey.MaxWork || hockey.Work(do.d, do.k) > hockey.MaxWork {
 		return nil, 0, usagef("--d, --k: d=%d k=%d needs more than %d outputs (hockey.MaxWork)", do.d, do.k, hockey.MaxWork)
 	}
+	if err := (mixing.Kernel{D: do.d, K: do.k, C: do.c}).Validate(); err != nil {
+		return nil, 0, usagef("--d, --k: %s", bare(err))
+	}
 	if err := do.checkProfile(set); err != nil {
 		return nil, 0, err
 	}
@@ -278,33 +253,21 @@ func (do *deltaOptions) check(fs *flag.FlagSet) ([]float64, rdp.Conversion, erro
 }
 
 // amplifiedGaussian returns the amplified RDP curve of the Gaussian
-// mechanism with noise do.sigma on rdp.DefaultOrders: bernamp.Post's proved
-// upper bound at each order (certified at d = 1; at d >= 2 the bound proved
-// within do.rdpTimeout per order, the closed form at worst).
+// mechanism with noise do.sigma on rdp.DefaultOrders (accountant.Amplify:
+// bernamp.Post's proved upper bound at each order, certified at d = 1; at
+// d >= 2 the bound proved within do.rdpTimeout per order, the closed form
+// at worst).
 func amplifiedGaussian(ctx context.Context, do deltaOptions, workers int) (*rdp.Curve, error) {
 	in, err := rdp.Gaussian(do.sigma, nil)
 	if err != nil {
 		return nil, usagef("--gaussian: %s", bare(err))
 	}
-	n := len(in.Orders)
-	up := make([]float64, n)
 	s := &bernamp.Settings{Timeout: do.rdpTimeout, Workers: 1}
-	work := func(ctx context.Context, i int) (float64, error) {
-		r, err := bernamp.Post(ctx, bernamp.Params{D: do.d, K: do.k, C: do.c, Alpha: in.Orders[i], Eps: in.Eps[i]}, s)
-		if err != nil {
-			return 0, fmt.Errorf("rdp route, order %s: %w", fmtFloat(in.Orders[i]), err)
-		}
-		return r.PostUpper, nil
-	}
-	err = parallel.Map(ctx, n, workers, work, func(i int, v float64) error { up[i] = v; return nil })
+	c, _, err := accountant.Amplify(ctx, accountant.FromRDP(in), accountant.Kernel{D: do.d, K: do.k, C: do.c}, s, workers)
 	switch {
 	case err != nil && ctx.Err() != nil && errors.Is(err, ctx.Err()):
 		return nil, fmt.Errorf("interrupted while amplifying the RDP curve")
 	case err != nil:
-		return nil, err
-	}
-	c, err := rdp.FromBounds(in.Orders, up)
-	if err != nil {
 		return nil, fmt.Errorf("rdp route: %w", err)
 	}
 	return &c, nil
@@ -380,54 +343,29 @@ type profileFile struct {
 }
 
 // writeProfile computes the amplified privacy profile on the grid of
-// --profile (hockey.Profile on chunks of the grid, on workers goroutines)
-// and writes it (profileFile) to do.profile, with one line on stderr;
-// seconds is the CPU time summed over the chunks.
+// --profile (hockey.ProfileGrid, on workers goroutines) and writes it
+// (profileFile) to do.profile, with one line on stderr.
 func writeProfile(ctx context.Context, do deltaOptions, workers int, stderr io.Writer, noTiming bool) error {
-	n := int(math.Ceil(do.profileMax / do.profileStep))
-	eps := make([]float64, 2*n+1)
-	for i := range eps {
-		eps[i] = float64(i-n) * do.profileStep
-	}
-	// Chunks of the grid on the workers: each eps' is computed alone (the
-	// same configurations in the same order), so the result does not
-	// depend on the chunks.
-	const chunk = 4096
 	p := hockey.Params{D: do.d, K: do.k, C: do.c, Eps: do.eps, Delta: do.delta}
-	upper := make([]float64, 0, len(eps))
-	var method string
-	var seconds float64
-	work := func(ctx context.Context, i int) (*hockey.ProfileResult, error) {
-		return hockey.Profile(ctx, p, eps[i*chunk:min(len(eps), (i+1)*chunk)])
-	}
-	emit := func(_ int, r *hockey.ProfileResult) error {
-		upper = append(upper, r.Upper...)
-		method, seconds = r.Method, seconds+r.Seconds
-		return nil
-	}
-	switch err := parallel.Map(ctx, (len(eps)+chunk-1)/chunk, workers, work, emit); {
+	g, err := hockey.ProfileGrid(ctx, p, do.profileStep, do.profileMax, workers)
+	switch {
 	case err != nil && ctx.Err() != nil && errors.Is(err, ctx.Err()):
 		return fmt.Errorf("interrupted while computing the profile")
 	case err != nil:
 		return err
 	}
-	r := &hockey.ProfileResult{Method: method, Seconds: seconds}
-	env := hockey.Envelope(eps, upper)
-	probs, inf := hockey.ConnectDots(eps, env)
 	f := profileFile{D: do.d, K: do.k, C: do.c, Eps: do.eps, Delta: do.delta, Sigma: do.sigma,
-		Method: r.Method, Proved: r.Method != hockey.MethodCorners, Symmetric: true,
-		Disc: do.profileStep, Lo: -n, Hi: n, Epsilons: eps, Deltas: env, Probs: probs, InfinityMass: inf}
-	f.Excess = inf - 1
-	for _, q := range probs {
-		f.Excess += q
-	}
+		Method: g.Method, Proved: g.Method != hockey.MethodCorners, Symmetric: true,
+		Disc: g.Step, Lo: g.Lo, Hi: g.Hi, Epsilons: g.Epsilons, Deltas: g.Deltas, Probs: g.Probs,
+		InfinityMass: g.InfinityMass, Excess: g.Excess}
 	if !noTiming {
-		f.Seconds = math.Round(r.Seconds*1e4) / 1e4
+		f.Seconds = math.Round(g.Seconds*1e4) / 1e4
 	}
 	if err := writeFileAtomic(do.profile, func(w io.Writer) error { return writeJSON(w, f) }); err != nil {
 		return err
 	}
+	eps := g.Epsilons
 	fmt.Fprintf(stderr, "bernamp: profile: %d eps' values in [%s, %s] step %s, delta'(0) <= %s, infinity mass %s, %s: %s\n",
-		len(eps), fmtFloat(eps[0]), fmtFloat(eps[len(eps)-1]), fmtFloat(do.profileStep), fmtFloat(env[n]), fmtFloat(inf), r.Method, do.profile)
+		len(eps), fmtFloat(eps[0]), fmtFloat(eps[len(eps)-1]), fmtFloat(g.Step), fmtFloat(g.Deltas[g.Hi]), fmtFloat(g.InfinityMass), g.Method, do.profile)
 	return nil
 }

@@ -4,6 +4,7 @@
 // Usage:
 //
 //	bernamp <command> [flags]
+//	bernamp help [COMMAND | TOPIC]
 //
 // The commands are:
 //
@@ -79,19 +80,25 @@
 //	         accept or reject with the first failing item; exit 0 when all
 //	         are accepted, 1 when one is rejected or cannot be read, 2 when
 //	         one is malformed (docs/certificates.md, "Exported certificates")
-//	help     print this text
+//	help     this list; help COMMAND: what the command does and its flags,
+//	         as COMMAND -h prints them (from the flags themselves); help
+//	         TOPIC: one of the topics
 //
-// Grid flags (bounds and post). Each takes a comma list such as 1,2,4 or a
+// The topics are grids, ranges, output, runs, memory, exit, plot, curve,
+// pure, conjecture and examples.
+//
+// # Grids
+//
+// bounds and post take the grid as flags (grid takes it from a file). Each
+// of --d, --k, --c, --alpha and --eps takes a comma list such as 1,2,4 or a
 // range start:stop:step, which includes stop when it lands on it within
 // 1e-9 relative; range values are start + i*step rounded to 12 significant
 // digits, so 0.1:0.5:0.1 gives 0.1,0.2,0.3,0.4,0.5. The grid is the
 // cartesian product in the order d, k, c, alpha, eps (eps varies fastest).
+// theta lies in [c, 1-c]^d; eps is the mechanism's RDP level in nats at
+// the Rényi order alpha.
 //
-//	--d      dimension of theta, integers >= 1 (default 1)
-//	--k      Bernoulli samples released, integers >= 1 (default 1)
-//	--c      range constant, theta in [c, 1-c]^d, in (0, 0.5) (default 0.1)
-//	--alpha  Rényi order, > 1 and finite (default 5)
-//	--eps    RDP level of the mechanism in nats, >= 0 and finite (default 1)
+// # Ranges
 //
 // Per-coordinate ranges (bounds and post): --range lo:hi,lo:hi,... gives
 // theta_l in [lo_l, hi_l], 0 < lo < hi < 1, one range per coordinate, in
@@ -105,173 +112,7 @@
 // k sum_l max R_alpha(lo_l, hi_l)); --certificate-out exports no file for
 // ranges.
 //
-// Other flags:
-//
-//	--format csv|json|table  output format (default table when stdout is a
-//	                         terminal, csv otherwise)
-//	--workers N              points solved in parallel, >= 1 (default
-//	                         GOMAXPROCS, the number of usable CPUs); a grid
-//	                         of fewer points shares the rest among them
-//	--tol T                  certified gap in nats, > 0 (default 1e-9;
-//	                         post and demo only)
-//	--method M               evaluator of the configuration search for
-//	                         d >= 2: reduced (default; outputs grouped by
-//	                         bit pattern) or full (all 2^d corners, the
-//	                         paper's program; (k+1)^d <= 2^20 outputs);
-//	                         post and demo only
-//	--certify                prove post_upper by the two-point-pieces
-//	                         certificate, within --timeout or else one minute
-//	                         per point; --certify=false skips it and
-//	                         post_upper is the closed form (default true;
-//	                         post and demo only)
-//	--check                  re-prove each pieces certificate by the
-//	                         independent checker (bernamp verify's); a bound
-//	                         it does not accept is not used and post_upper
-//	                         is ub (default false; post, demo and curve)
-//	--timeout D              time limit per point, a Go duration such as
-//	                         30s; 0 means none (default 0 in post, 3s in
-//	                         demo; post and demo only)
-//	--certificate-out DIR    post only: write a certificate file to DIR for
-//	                         each point proved by the pieces certificate
-//	                         (d<d>-k<k>-c<c>-alpha<alpha>-eps<eps>.json), for
-//	                         bernamp verify
-//	--force                  allow grids of more than 100000 points (at most
-//	                         100000000)
-//	--no-timing              write 0 in the seconds column, so output is
-//	                         byte-identical between runs
-//	--max-memory SIZE        memory cap of the run, by estimate before any
-//	                         work (default 1GiB; bytes or a number with KB,
-//	                         MB, GB, KiB, MiB, GiB): a grid whose schedule
-//	                         exceeds it is refused (exit 2), and in post each
-//	                         point gets the cap over the points run at once;
-//	                         an exact engine past it, or past its reach
-//	                         (configuration search: about 2.4e8 output
-//	                         evaluations, d <= 25 at k = 1; d = 1 search:
-//	                         k <= 100000; pieces certificate: d k <= 10^6),
-//	                         or at alpha < 1 + 1e-13/max(tol, 1e-9) (1.0001 at
-//	                         the default tol: float64 cannot resolve tol in
-//	                         (alpha-1) R_alpha) does not run, and the row
-//	                         keeps the closed forms (status bounds) with a
-//	                         note field in JSON saying why. The other
-//	                         commands check their size before any work and
-//	                         refuse in one line (exit 2): input files (curve
-//	                         and calibrate --in, plot --in, merge's shards and
-//	                         --grid, verify's certificates) of more than
-//	                         --max-memory/16 bytes; curve and calibrate
-//	                         --orders of more than 10000 values (each is one
-//	                         Post); conjecture runs at most --max-memory /
-//	                         certify.MemoryBytes(--max-boxes) points at once
-//	                         and refuses a --max-boxes whose one point exceeds
-//	                         the cap.
-//	                         delta and pure have fixed caps on their work
-//	                         (hockey.MaxWork, --profile sizes; the LP sizes).
-//	                         plot and conjecture take --max-memory too
-//	--out FILE               write the rows as CSV to FILE instead of stdout,
-//	                         each row flushed whole as soon as it is in order,
-//	                         so a killed run leaves the rows finished so far
-//	                         (demo: default <preset>.csv in --dir)
-//	--resume                 with --out: keep the rows already in FILE, drop
-//	                         a partial last line, and compute only the
-//	                         missing points; the final file equals that of an
-//	                         uninterrupted run
-//	--shard i/n              run only shard i of n, 0 <= i < n: the points
-//	                         ranked by estimated cost are dealt to the shards
-//	                         in turn, so shards are balanced and disjoint
-//	--quiet                  no progress line (shown on stderr only when it
-//	                         is a terminal)
-//	--preset P               demo only: fig1, fig2 or fig3 (default fig1)
-//	--figure FILE            demo only: the figure to draw from the CSV, .png,
-//	                         .svg or .pdf (default <preset>.png in --dir; ""
-//	                         for none)
-//	--dir DIR                demo only: the folder of its files (default
-//	                         bernamp-demo, created if missing); a relative
-//	                         --out or --figure names a file in it
-//
-// Plot flags:
-//
-//	--in FILE        CSV written by post or bounds; - reads stdin (required)
-//	--out FILE       image to write; .png, .svg or .pdf picks the format (required)
-//	--view V         curves (default) or gap: post_upper-post and ub-lb on a
-//	                 log scale, gaps below 1e-15 nats drawn at 1e-15
-//	--panels P       c: a column of panels per c; k: per k (default: whichever
-//	                 of c and k varies, else c)
-//	--width, --height W  image size in inches (default 4 per column, 3 per row
-//	                 plus the legend; at most 200); PNG is 96 dpi
-//
-// Uncertified points are drawn hollow, with a bar up to post_upper.
-//
-// Curve flags:
-//
-//	--mechanism M    gaussian (--sigma S, noise multiplier, L2 sensitivity 1),
-//	                 laplace (--b B, scale, L1 sensitivity 1) or rr (--p-true P,
-//	                 probability of the true bit, or --noise-parameter Q,
-//	                 dp_accounting's probability of a uniform answer: P = 1 - Q/2)
-//	--in FILE        instead of --mechanism: an accountant's curve, CSV rows
-//	                 alpha,eps or JSON {"orders": [...], "rdp": [...]}; eps may
-//	                 be inf; a dip in eps is repaired with a warning; orders <= 1,
-//	                 negative or NaN eps are rejected (exit 2); repeat --in to
-//	                 sum curves (orders in common)
-//	--compose T      T releases: the summary and --emit-curve use T times each
-//	                 curve (thm1 rows only at T = 1)
-//	--emit-curve F   the amplified curve (post_upper, monotone, composed) as CSV
-//	                 alpha,eps, or JSON {orders, rdp} when F ends in .json
-//	--orders LIST    orders of a named mechanism, list or range (default
-//	                 dp_accounting's 156: 1.1..10.9 step 0.1, 11..63, 128..1024)
-//	--d N --k N --c C  the kernel, one value each (default 1, 1, 0.1)
-//	--delta D        delta of the (eps, delta) summary, in (0, 1) (default 1e-5)
-//	--conversion C   balle2020 (default, Balle et al. 2020 Thm 21), mironov2017
-//	                 or dp_accounting (its rule: KL line, Thm 21 above 1.01)
-//	--format F       csv (default), json or table
-//	--summary FILE   the summary as CSV (with csv it otherwise goes to stderr)
-//	and --tol --timeout --certify --method --workers --no-timing as for post.
-//
-// curve writes one row per order,
-//
-//	d,k,c,alpha,eps,lb,post,post_upper,status,dobrushin,doeblin,ultra_mixing,seconds
-//
-// then (eps, delta) rows: mechanism, bernamp, rdp_dobrushin, rdp_doeblin,
-// rdp_ultra_mixing, thm1_dobrushin, thm1_dobrushin_hs, thm1_doeblin,
-// thm1_ultra_mixing ("none" where a bound proves nothing).
-//
-// pure takes --d, --k, --c and --eps (pure-DP level of the mechanism, nats)
-// as lists or ranges, --method closed (default) or lp (linear programs, d <=
-// 6, k <= 16, each checked against the closed form), --range lo:hi,...
-// (per-coordinate ranges in place of --d and --c; the column c becomes
-// ranges) and --format csv, json or table, and writes
-//
-//	d,k,c,eps,eps_out,eps_out_lower,eps_out_upper,asymptote,ultra_mixing,method
-//
-// eps_out = log((e^eps rho + 1)/(rho + e^eps)), rho = ((1-c)/c)^(d k), is
-// exact over all of [c, 1-c]^d (package puredp); eps_out_lower and
-// eps_out_upper enclose it (claim eps_out_upper), asymptote is d k
-// log((1-c)/c) rounded up, ultra_mixing the eps' of Balle et al.'s Theorem
-// 1 item (4) at delta = 0 (empty beyond d k = 2^22).
-//
-// conjecture draws --points points (n, c, alpha, eps) with seed --seed,
-// each coordinate log-uniform over its range (alpha - 1 for alpha; n over
-// the integers; certify.SurveyPoints), and runs the pieces certificate
-// (docs/certificates.md) at each: proved means LB <= Post <= upper <= LB +
-// tol for every d, k with d k = n; open means the box or time limit came
-// first; violation means a point (vp, vq) was found where the inequality
-// with the first-order multipliers fails (a finding). Flags:
-//
-//	--points N       points to draw (default 1000)
-//	--seed S         seed, an unsigned integer (default 1)
-//	--max-boxes B    boxes bounded per point at most (default 20000)
-//	--tol T          gap upper - lb that counts as proved (default 1e-9)
-//	--timeout D      time limit per point, 0 means none (default 10s); a
-//	                 point cut by it depends on the machine's speed
-//	--n-min, --n-max, --c-min, --c-max, --alpha-min, --alpha-max, --eps-min,
-//	--eps-max        the box (default n 1..10000, c 1e-4..0.499, alpha
-//	                 1.001..1000, eps 1e-3..50)
-//	--out FILE       CSV of one row per point, in point order (default none):
-//	                 n,c,alpha,eps,lb,upper,gap,status,violation,vp,vq,boxes,seconds
-//	and --workers, --no-timing and --quiet as for post.
-//
-// It prints the counts (proved + open + violation = points), the largest
-// and median gap upper - lb of the open points, the time per point and the
-// violation points with their numbers. Interrupted, it keeps the rows
-// finished, prints their summary and exits 1.
+// # Output
 //
 // Output has one record per grid point, in grid order, written as soon as it
 // is known; the solver starts the points it estimates longest first. The CSV columns are
@@ -296,6 +137,62 @@
 // Every row is cross-checked (lb <= post <= post_upper <= ub); a failure is
 // reported on stderr and makes the exit status 1 once all rows are written.
 //
+// # Runs
+//
+// --workers N points are solved in parallel (default GOMAXPROCS, the number
+// of usable CPUs); a grid of fewer points shares the rest among them. In
+// post and demo, --certify (default true) proves post_upper by the
+// two-point-pieces certificate, within --timeout or else one minute per
+// point; --certify=false skips it and post_upper is the closed form. --check
+// re-proves each pieces certificate by the independent checker (bernamp
+// verify's): a bound it does not accept is not used and post_upper is ub
+// (post, demo and curve). --method picks the evaluator of the configuration
+// search for d >= 2: reduced (the default; outputs grouped by bit pattern)
+// or full (all 2^d corners, the paper's program; (k+1)^d <= 2^20 outputs).
+// --timeout is a Go duration such as 30s; 0 means none (the default in post;
+// 3s in demo). --certificate-out DIR (post) writes a certificate file to DIR
+// for each point proved by the pieces certificate
+// (d<d>-k<k>-c<c>-alpha<alpha>-eps<eps>.json), for bernamp verify. --force
+// allows grids of more than 100000 points (at most 100000000). --no-timing
+// writes 0 in the seconds column, so output is byte-identical between runs.
+//
+// --out FILE writes the rows as CSV to FILE instead of stdout, each row
+// flushed whole as soon as it is in order, so a killed run leaves the rows
+// finished so far (demo: default <preset>.csv in --dir). --resume, with
+// --out, keeps the rows already in FILE, drops a partial last line and
+// computes only the missing points; the final file equals that of an
+// uninterrupted run. --shard i/n runs only shard i of n, 0 <= i < n: the
+// points ranked by estimated cost are dealt to the shards in turn, so shards
+// are balanced and disjoint (merge joins their files). The progress line is
+// shown on stderr only when it is a terminal; --quiet hides it. demo takes
+// --preset (fig1, fig2 or fig3), --figure (the figure to draw from the CSV,
+// .png, .svg or .pdf; default <preset>.png in --dir, "" for none) and --dir
+// (the folder of its files, default bernamp-demo, created if missing; a
+// relative --out or --figure names a file in it).
+//
+// # Memory
+//
+// --max-memory SIZE is the memory cap of the run, by estimate before any
+// work (default 1GiB; bytes or a number with KB, MB, GB, KiB, MiB, GiB): a
+// grid whose schedule exceeds it is refused (exit 2), and in post each point
+// gets the cap over the points run at once; an exact engine past it, or past
+// its reach (configuration search: about 2.4e8 output evaluations, d <= 25
+// at k = 1; d = 1 search: k <= 100000; pieces certificate: d k <= 10^6), or
+// at alpha < 1 + 1e-13/max(tol, 1e-9) (1.0001 at the default tol: float64
+// cannot resolve tol in (alpha-1) R_alpha) does not run, and the row keeps
+// the closed forms (status bounds) with a note field in JSON saying why. The
+// other commands check their size before any work and refuse in one line
+// (exit 2): input files (curve and calibrate --in, plot --in, merge's shards
+// and --grid, verify's certificates) of more than a sixteenth of
+// --max-memory; curve and calibrate --orders of more than 10000 values (each
+// is one Post); conjecture runs at most --max-memory /
+// certify.MemoryBytes(--max-boxes) points at once and refuses a --max-boxes
+// whose one point exceeds the cap. delta and pure have fixed caps on their
+// work (hockey.MaxWork, the --profile sizes; the LP sizes) and no
+// --max-memory.
+//
+// # Exit
+//
 // Exit status: 0 on success, 1 on a runtime failure or interruption (rows
 // already finished are kept), 2 on invalid input, which is rejected before
 // any work. Invalid input is a command line that is wrong whatever the
@@ -306,7 +203,81 @@
 // rows given to merge, plot or --resume that do not fit (another header or
 // grid, a truncated or corrupted row). Every failure is one line on stderr.
 //
-// Examples:
+// # Plot
+//
+// plot draws a CSV of post or bounds (--in, - for stdin) as an image (--out;
+// .png, .svg or .pdf picks the format). --view curves (the default) draws
+// LB, post, post_upper, eps and d k r_alpha(c) against eps; --view gap draws
+// post_upper-post and ub-lb on a log scale, gaps below 1e-15 nats drawn at
+// 1e-15. --panels c draws a column of panels per c, --panels k per k
+// (default: whichever of c and k varies, else c). --width and --height are
+// in inches (default 4 per column, 3 per row plus the legend; at most 200);
+// PNG is 96 dpi. Uncertified points are drawn hollow, with a bar up to
+// post_upper.
+//
+// # Curve
+//
+// curve takes the mechanism's RDP curve from --mechanism: gaussian (--sigma
+// S, noise multiplier, L2 sensitivity 1), laplace (--b B, scale, L1
+// sensitivity 1) or rr (--p-true P, probability of the true bit, or
+// --noise-parameter Q, dp_accounting's probability of a uniform answer: P =
+// 1 - Q/2), on --orders (default dp_accounting's 156: 1.1..10.9 step 0.1,
+// 11..63, 128..1024); or from --in FILE, an accountant's curve, CSV rows
+// alpha,eps or JSON {"orders": [...], "rdp": [...]}: eps may be inf; a dip
+// in eps is repaired with a warning; orders <= 1, negative or NaN eps are
+// rejected (exit 2); repeat --in to sum curves (orders in common). The
+// kernel is one --d, --k and --c. The summary converts at --delta by
+// --conversion: balle2020 (the default, Balle et al. 2020 Thm 21),
+// mironov2017 or dp_accounting (its rule: KL line, Thm 21 above 1.01).
+// --compose T composes T releases in the summary and in --emit-curve (the
+// thm1 rows only at T = 1). --summary FILE writes the summary as CSV (with
+// --format csv it otherwise goes to stderr).
+//
+// curve writes one row per order,
+//
+//	d,k,c,alpha,eps,lb,post,post_upper,status,check,dobrushin,doeblin,ultra_mixing,seconds
+//
+// then (eps, delta) rows: mechanism, bernamp, rdp_dobrushin, rdp_doeblin,
+// rdp_ultra_mixing, thm1_dobrushin, thm1_dobrushin_hs, thm1_doeblin,
+// thm1_ultra_mixing ("none" where a bound proves nothing).
+//
+// # Pure
+//
+// pure takes --d, --k, --c and --eps (the pure-DP level of the mechanism,
+// nats) as lists or ranges, --method closed (the default) or lp (linear
+// programs, d <= 6, k <= 16, each checked against the closed form), --range
+// lo:hi,... (per-coordinate ranges in place of --d and --c; the column c
+// becomes ranges), and writes
+//
+//	d,k,c,eps,eps_out,eps_out_lower,eps_out_upper,asymptote,ultra_mixing,method
+//
+// eps_out = log((e^eps rho + 1)/(rho + e^eps)), rho = ((1-c)/c)^(d k), is
+// exact over all of [c, 1-c]^d (package puredp); eps_out_lower and
+// eps_out_upper enclose it (claim eps_out_upper), asymptote is d k
+// log((1-c)/c) rounded up, ultra_mixing the eps' of Balle et al.'s Theorem 1
+// item (4) at delta = 0 (empty beyond d k = 2^22).
+//
+// # Conjecture
+//
+// conjecture draws --points points (n, c, alpha, eps) with seed --seed, each
+// coordinate log-uniform over its range (alpha - 1 for alpha; n over the
+// integers; certify.SurveyPoints) in the box of --n-min to --eps-max, and
+// runs the pieces certificate (docs/certificates.md) at each, at most
+// --max-boxes boxes and --timeout per point (a point cut by the time limit
+// depends on the machine's speed): proved means LB <= Post <= upper <= LB +
+// tol for every d, k with d k = n; open means the box or time limit came
+// first; violation means a point (vp, vq) was found where the inequality
+// with the first-order multipliers fails (a finding). --out FILE writes one
+// row per point, in point order:
+//
+//	n,c,alpha,eps,lb,upper,gap,status,violation,vp,vq,boxes,seconds
+//
+// It prints the counts (proved + open + violation = points), the largest and
+// median gap upper - lb of the open points, the time per point and the
+// violation points with their numbers. Interrupted, it keeps the rows
+// finished, prints their summary and exits 1.
+//
+// # Examples
 //
 //	bernamp post --d 1 --k 1,2 --c 0.1 --alpha 5 --eps 0.5:2:0.5
 //	bernamp bounds --d 1:4:1 --c 0.01,0.1 --alpha 50 --eps 0.1:5:0.1 --format json

@@ -215,7 +215,8 @@ func TestDocFlagsExist(t *testing.T) {
 // sharedFlags are the flags newFlagSet gives every command unless told
 // otherwise, and reads maps each command to those of them it reads: -h
 // must list exactly these. (verify listed --no-timing, merge --workers and
-// --no-timing, which they never read.)
+// --no-timing, calibrate --no-timing and delta --max-memory, which they
+// never read.)
 var sharedFlags = []string{"workers", "max-memory", "no-timing"}
 
 var reads = map[string][]string{
@@ -233,15 +234,6 @@ var reads = map[string][]string{
 	"conjecture": {"workers", "max-memory", "no-timing"},
 	"serve":      {},
 	"verify":     {"workers", "max-memory"},
-}
-
-// unreadKnown are shared flags a command lists without reading them, left
-// for the owners of those files: calibrate prints no times, delta has
-// fixed caps (bernamp help). The fix is withoutNoTiming and
-// withoutMaxMemory in their newFlagSet calls; then drop them here.
-var unreadKnown = map[string][]string{
-	"calibrate": {"no-timing"},
-	"delta":     {"max-memory"},
 }
 
 // TestHelpFlagsRead: each command's -h lists, of the shared flags, only
@@ -282,7 +274,7 @@ func TestHelpFlagsRead(t *testing.T) {
 		listed := helpFlags(t, cmd)
 		for _, f := range sharedFlags {
 			switch r := slices.Contains(want, f); {
-			case listed[f] && !r && !slices.Contains(unreadKnown[cmd], f):
+			case listed[f] && !r:
 				t.Errorf("%s -h lists -%s, which %s does not read", cmd, f, cmd)
 			case !listed[f] && r:
 				t.Errorf("%s -h does not list -%s", cmd, f)
@@ -426,6 +418,58 @@ func TestHelpOutputRecords(t *testing.T) {
 	for _, k := range []string{"witness", "pieces", "search", "ranges", "note"} {
 		if !seen[k] {
 			t.Errorf("no run of the test wrote %q: a point to add", k)
+		}
+	}
+}
+
+// TestHelpTopicFlags: every flag a topic of bernamp help names is a flag:
+// of the command the topic is named for (plot, curve, pure, conjecture),
+// else of some command. The topics are prose about the flags; a flag
+// renamed or removed must take its prose along.
+func TestHelpTopicFlags(t *testing.T) {
+	t.Parallel()
+	all := map[string]bool{}
+	known := map[string]map[string]bool{}
+	for _, c := range commands(t) {
+		known[c] = helpFlags(t, c)
+		for f := range known[c] {
+			all[f] = true
+		}
+	}
+	names, text := topics()
+	checked := 0
+	for _, name := range names {
+		flags, own := known[name]
+		for _, f := range flagsOf(strings.Fields(text[name])) {
+			checked++
+			switch {
+			case own && !flags[f]:
+				t.Errorf("bernamp help %s names --%s, which %s does not have", name, f, name)
+			case !own && !all[f]:
+				t.Errorf("bernamp help %s names --%s, which no command has", name, f)
+			}
+		}
+	}
+	if checked < 50 {
+		t.Errorf("only %d flags found in the topics: the parser misses them", checked)
+	}
+}
+
+// TestHelpTopicColumns: the CSV columns the topics curve, pure and
+// conjecture show are the headers those commands write. (The curve topic
+// showed a header without check, which curve writes.)
+func TestHelpTopicColumns(t *testing.T) {
+	t.Parallel()
+	_, text := topics()
+	for name, header := range map[string][]string{"curve": curveHeader, "pure": pureHeader, "conjecture": conjectureHeader} {
+		var shown []string
+		for line := range strings.Lines(text[name]) {
+			if cols, ok := strings.CutPrefix(line, "\t"); ok && strings.Count(cols, ",") >= 5 {
+				shown = append(shown, strings.TrimSpace(cols))
+			}
+		}
+		if len(shown) != 1 || shown[0] != strings.Join(header, ",") {
+			t.Errorf("bernamp help %s shows columns %q; %s writes %q", name, shown, name, strings.Join(header, ","))
 		}
 	}
 }

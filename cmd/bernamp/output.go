@@ -13,6 +13,7 @@ import (
 
 	"github.com/bernamp/bernamp"
 	"github.com/bernamp/bernamp/bounds"
+	"github.com/bernamp/bernamp/internal/floatbits"
 )
 
 // header is the CSV header, in column order.
@@ -222,16 +223,9 @@ func pointFields(p bernamp.Params) []string {
 	return []string{strconv.Itoa(p.D), strconv.Itoa(p.K), fmtFloat(p.C), fmtFloat(p.Alpha), fmtFloat(p.Eps)}
 }
 
-// Slack of the cross-check lb <= post <= post_upper <= ub.
-const (
-	checkRel = 1e-12
-	checkAbs = 1e-15
-)
-
-// leq reports whether a <= b within checkRel relative plus checkAbs.
-func leq(a, b float64) bool {
-	return a <= b+checkRel*math.Max(math.Abs(a), math.Abs(b))+checkAbs
-}
+// leq reports whether a <= b up to the cross-checks' rounding slack
+// (floatbits.Leq).
+func leq(a, b float64) bool { return floatbits.Leq(a, b) }
 
 // crossCheck reports whether lb <= post <= post_upper <= ub holds.
 func (r *record) crossCheck() bool {

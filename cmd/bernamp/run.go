@@ -39,19 +39,8 @@ func usage() string {
 // sentence of usage, the usage line and the commands' names (read from
 // usage's command list), and where the rest is.
 func shortUsage() string {
-	u := usage()
-	intro, _, _ := strings.Cut(u, "\n\n")
-	var names []string
-	_, list, _ := strings.Cut(u, "The commands are:\n")
-	list, _, _ = strings.Cut(strings.TrimLeft(list, "\n"), "\n\n")
-	for line := range strings.Lines(list) {
-		// A command's first line is a tab and its name; its continuation
-		// lines a tab and spaces.
-		if f := strings.Fields(line); len(f) > 0 && !strings.HasPrefix(line, "\t ") {
-			names = append(names, f[0])
-		}
-	}
-	return intro + "\n\nUsage: bernamp <command> [flags]\n\nCommands: " + strings.Join(names, ", ") +
+	intro, _, _ := strings.Cut(usage(), "\n\n")
+	return intro + "\n\nUsage: bernamp <command> [flags]\n\nCommands: " + strings.Join(commandNames(), ", ") +
 		"\n\nRun 'bernamp help' for what each command does, 'bernamp COMMAND -h' for its flags.\n"
 }
 
@@ -87,8 +76,12 @@ func runTerm(ctx context.Context, args []string, stdout, stderr io.Writer, term 
 	var err error
 	switch cmd, rest := args[0], args[1:]; cmd {
 	case "help", "-h", "-help", "--help":
-		fmt.Fprint(stdout, usage())
-		return 0
+		err = runHelp(rest, stdout, func(cmd string) error {
+			if code := runTerm(ctx, []string{cmd, "-h"}, stdout, stderr, term); code != 0 {
+				return fmt.Errorf("%s -h: exit %d", cmd, code)
+			}
+			return nil
+		})
 	case "bounds", "post":
 		err = runGrid(ctx, cmd, rest, stdout, stderr, term)
 	case "grid":
@@ -232,9 +225,7 @@ func parseFlagsArgs(fs *flag.FlagSet, args []string, stdout io.Writer) ([]string
 	fs.Usage = func() {}
 	err := fs.Parse(args)
 	if errors.Is(err, flag.ErrHelp) {
-		fmt.Fprintf(stdout, "usage: bernamp %s [flags]\n\nFlags:\n", fs.Name())
-		fs.SetOutput(stdout)
-		fs.PrintDefaults()
+		writeCommandHelp(stdout, fs)
 		return nil, errHelp
 	}
 	if err != nil {

@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -128,13 +129,13 @@ func TestForce(t *testing.T) {
 
 func TestHelp(t *testing.T) {
 	t.Parallel()
+	names, text := topics()
 	for _, args := range [][]string{{"help"}, {"-h"}, {"--help"}} {
 		code, stdout, stderr := runArgs(t, args...)
 		if code != 0 || stderr != "" {
 			t.Errorf("%v: exit %d, stderr %q; want 0 and nothing", args, code, stderr)
 		}
-		for _, want := range []string{"bounds", "post", "demo", "help", "--d", "--k", "--c", "--alpha",
-			"--eps", "--format", "--workers", "--tol", "--timeout", "--force", "--no-timing", "--out"} {
+		for _, want := range append(commandNames(), "bernamp help [COMMAND | TOPIC]") {
 			if !strings.Contains(stdout, want) {
 				t.Errorf("%v: usage lacks %q", args, want)
 			}
@@ -142,6 +143,47 @@ func TestHelp(t *testing.T) {
 		if strings.Contains(stdout, "//") || strings.Contains(stdout, "package main") {
 			t.Errorf("%v: usage keeps Go syntax:\n%s", args, stdout)
 		}
+		if strings.Contains(stdout, text["output"]) || strings.Count(stdout, "\n") > 120 {
+			t.Errorf("%v: %d lines with the topics' texts; want the index", args, strings.Count(stdout, "\n"))
+		}
+	}
+	// The index names the topics there are (the sentence is hand-written).
+	_, sentence, _ := strings.Cut(usage(), "The topics are ")
+	sentence, _, _ = strings.Cut(sentence, ".")
+	listed := strings.FieldsFunc(strings.ReplaceAll(sentence, " and ", ","), func(r rune) bool { return r == ',' || r == ' ' || r == '\n' })
+	if !slices.Equal(listed, names) || len(names) < 8 {
+		t.Errorf("the index lists the topics %q; the sections are %q", listed, names)
+	}
+	for _, name := range names {
+		code, stdout, stderr := runArgs(t, "help", name)
+		// A topic named for a command comes within the command's help.
+		if code != 0 || !strings.Contains(stdout, text[name]) || slices.Contains(commandNames(), name) != (stdout != text[name]) || len(text[name]) < 200 {
+			t.Errorf("help %s: exit %d, %d bytes, stderr %q", name, code, len(stdout), stderr)
+		}
+	}
+	// help COMMAND is COMMAND -h: the entry, the flags, the topics.
+	for _, cmd := range []string{"post", "curve", "grid"} {
+		_, viaHelp, _ := runArgs(t, "help", cmd)
+		code, stdout, _ := runArgs(t, cmd, "-h")
+		if code != 0 || viaHelp != stdout {
+			t.Errorf("help %s and %s -h differ (exit %d):\n%s\n---\n%s", cmd, cmd, code, viaHelp, stdout)
+		}
+		if !strings.Contains(stdout, commandEntry(cmd)) || commandEntry(cmd) == "" || !strings.Contains(stdout, "Topics (bernamp help TOPIC): grids,") {
+			t.Errorf("%s -h lacks its entry %q or the topics:\n%s", cmd, commandEntry(cmd), stdout)
+		}
+	}
+	_, postHelp, _ := runArgs(t, "post", "-h")
+	for _, want := range []string{"-d string", "-k string", "-c string", "-alpha string", "-eps string", "-format string",
+		"-workers int", "-tol float", "-timeout duration", "-force", "-no-timing", "-out string"} {
+		if !strings.Contains(postHelp, "  "+want+"\n") {
+			t.Errorf("post -h lacks %q", want)
+		}
+	}
+	if _, curveHelp, _ := runArgs(t, "curve", "-h"); !strings.Contains(curveHelp, text["curve"]) {
+		t.Errorf("curve -h lacks the topic curve")
+	}
+	if code, _, stderr := runArgs(t, "help", "nope"); code != 2 || !strings.Contains(stderr, "the topics: grids") {
+		t.Errorf("help nope: exit %d, stderr %q; want 2 naming the commands and topics", code, stderr)
 	}
 	code, stdout, stderr := runArgs(t)
 	if code != 2 || stdout != "" || !strings.Contains(stderr, "bernamp <command> [flags]") {

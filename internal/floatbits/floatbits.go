@@ -32,3 +32,17 @@ func Up(x float64, n int) float64 {
 	}
 	return x
 }
+
+// Slack of Leq: the rounding two bounds computed by different routes may
+// carry (a cross-check between them is not a test of their last bits).
+const (
+	LeqRel = 1e-12
+	LeqAbs = 1e-15
+)
+
+// Leq reports whether a <= b within LeqRel relative plus LeqAbs: the
+// comparison of the cross-checks, where a lower bound above an upper bound
+// by more than rounding is a bug.
+func Leq(a, b float64) bool {
+	return a <= b+LeqRel*math.Max(math.Abs(a), math.Abs(b))+LeqAbs
+}

@@ -1,4 +1,4 @@
-"""The commands: keyword arguments mirror the CLI's flags (bernamp help)."""
+"""The commands: keyword arguments mirror the CLI's flags (bernamp COMMAND -h)."""
 
 from __future__ import annotations
 

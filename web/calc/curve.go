@@ -180,10 +180,11 @@ type CurveSummary struct {
 }
 
 // Summarize converts the pasted curve and its amplified levels (postUpper,
-// one per order of orders) to (eps, delta)-DP as bernamp curve's summary
-// does: orders with +Inf prove nothing and are left out; the amplified
-// curve is made nondecreasing (the least level at any larger order, valid
-// as R_alpha is nondecreasing in alpha).
+// one per order of orders) to (eps, delta)-DP by bernamp curve's summary
+// (accountant.SummaryOf, its rows mechanism and bernamp): orders with +Inf
+// prove nothing and are left out; the amplified curve is made
+// nondecreasing (the least level at any larger order, valid as R_alpha is
+// nondecreasing in alpha).
 func Summarize(orders []Order, postUpper []float64, delta float64) (CurveSummary, error) {
 	if len(orders) != len(postUpper) || len(orders) == 0 {
 		return CurveSummary{}, fmt.Errorf("calc: %d orders and %d post_upper values", len(orders), len(postUpper))
@@ -198,23 +199,19 @@ func Summarize(orders []Order, postUpper []float64, delta float64) (CurveSummary
 	if err := in.Validate(); err != nil {
 		return CurveSummary{}, fmt.Errorf("calc: %w", err)
 	}
-	conv := func(c accountant.Curve) (Approx, error) { return accountant.Convert(c, 1, delta, rdp.Balle2020) }
-	var s CurveSummary
-	var err error
-	if s.Mechanism, err = conv(in); err != nil {
-		return CurveSummary{}, err
-	}
-	amp := accountant.Curve{Orders: in.Orders, Eps: append([]float64(nil), postUpper...)}
-	for i, v := range amp.Eps {
+	for i, v := range postUpper {
 		if !(v >= 0) || math.IsInf(v, 1) {
-			return CurveSummary{}, fmt.Errorf("calc: post_upper %v at alpha %v, must be >= 0 and finite", v, amp.Orders[i])
+			return CurveSummary{}, fmt.Errorf("calc: post_upper %v at alpha %v, must be >= 0 and finite", v, in.Orders[i])
 		}
 	}
-	accountant.Repair(&amp)
-	if s.Bernamp, err = conv(amp); err != nil {
+	rows, _, err := accountant.SummaryOf(in, []accountant.Column{{Name: "bernamp", Eps: postUpper}}, delta, rdp.Balle2020, 1)
+	if err != nil {
 		return CurveSummary{}, err
 	}
-	return s, nil
+	approx := func(r accountant.SummaryRow) Approx {
+		return Approx{Eps: r.Eps, Delta: r.Delta, Order: r.Order, Warning: r.Warning}
+	}
+	return CurveSummary{Mechanism: approx(rows[0]), Bernamp: approx(rows[1])}, nil
 }
 
 // ParseCurveAnswer is the JSON answer of ParseCurveJSON.
