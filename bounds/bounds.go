@@ -3,6 +3,7 @@ package bounds
 import (
 	"math"
 
+	"github.com/bernamp/bernamp/check"
 	"github.com/bernamp/bernamp/internal/floatbits"
 )
 
@@ -27,9 +28,20 @@ func (u Upper) Value() float64 { return math.Min(u.PostProcessing, u.Asymptote) 
 // eps >= 0 finite.
 func UpperBound(d, k int, c, alpha, eps float64) Upper {
 	checkPoint(d, k, c, alpha, eps)
+	return upperBound(d, k, c, alpha, eps)
+}
+
+// UpperAt returns UpperBound at the point p.
+func UpperAt(p check.ValidPoint) Upper {
+	mustPoint(p)
+	return upperBound(p.D(), p.K(), p.C(), p.Alpha(), p.Eps())
+}
+
+// upperBound is UpperBound without the checks.
+func upperBound(d, k int, c, alpha, eps float64) Upper {
 	// Renyi is accurate to a few ulps; the product adds one rounding. 16
 	// ulps up keeps the asymptote above its exact value.
-	a := float64(d) * float64(k) * Renyi(alpha, c)
+	a := float64(d) * float64(k) * renyi(alpha, c)
 	return Upper{PostProcessing: eps, Asymptote: floatbits.Up(a, 16)}
 }
 
@@ -69,11 +81,21 @@ func Lower(d, k int, c, alpha, eps float64) float64 {
 	if d > maxN/k {
 		panic(badN)
 	}
+	return lower(d*k, c, alpha, eps)
+}
+
+// LowerAt returns Lower at the point p (d k <= 2^53 by construction).
+func LowerAt(p check.ValidPoint) float64 {
+	mustPoint(p)
+	return lower(p.N(), p.C(), p.Alpha(), p.Eps())
+}
+
+// lower is Lower at n = d k without the checks.
+func lower(n int, c, alpha, eps float64) float64 {
 	if eps == 0 {
 		return 0
 	}
-	D := Logit(alpha, eps)
-	return pairDivergence(d*k, c, alpha, D)
+	return pairDivergence(n, c, alpha, logit(alpha, eps))
 }
 
 // maxN is the largest n = d k that Lower accepts: indices stay exact in
@@ -127,10 +149,22 @@ func logH(L, alpha float64) float64 {
 // 1, 0 < c < 1/2, alpha > 1 finite, eps >= 0 finite.
 func Theorem2(d int, c, alpha, eps float64) float64 {
 	checkPoint(d, 1, c, alpha, eps)
+	return theorem2(d, c, alpha, eps)
+}
+
+// Theorem2At returns Theorem2 at the point p's d, c, alpha and eps (the
+// bound is for one sample: p's k is not used).
+func Theorem2At(p check.ValidPoint) float64 {
+	mustPoint(p)
+	return theorem2(p.D(), p.C(), p.Alpha(), p.Eps())
+}
+
+// theorem2 is Theorem2 without the checks.
+func theorem2(d int, c, alpha, eps float64) float64 {
 	K := math.Exp(-2 * (0.5 - c) * (0.5 - c) * float64(d))
-	q := P(alpha, eps) + K
+	q := pStar(alpha, eps) + K
 	if q > 0.5 {
 		return 0
 	}
-	return Renyi(alpha, q)
+	return renyi(alpha, q)
 }

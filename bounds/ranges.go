@@ -8,6 +8,7 @@ import (
 	"github.com/bernamp/bernamp/check"
 	"github.com/bernamp/bernamp/internal/floatbits"
 	"github.com/bernamp/bernamp/internal/logspace"
+	"github.com/bernamp/bernamp/internal/tally"
 )
 
 // Range is the interval [Lo, Hi] of one coordinate theta_l of the private
@@ -34,6 +35,11 @@ func (r Range) Check() error {
 // passes Check; the message names the first bad coordinate (numbered from
 // 1).
 func CheckRanges(ranges []Range) error {
+	tally.Checks.Add(1)
+	return checkRanges(ranges)
+}
+
+func checkRanges(ranges []Range) error {
 	if len(ranges) == 0 {
 		return errors.New("ranges: need at least one coordinate")
 	}
@@ -79,10 +85,16 @@ func Symmetric(d int, c float64) []Range {
 // log rho_2 come from logRatio and logRatioC). It panics unless a, b are in
 // (0, 1) and alpha > 1 is finite.
 func BernoulliRenyi(alpha, a, b float64) float64 {
+	tally.Checks.Add(1)
 	checkAlpha(alpha)
 	if !(a > 0 && a < 1 && b > 0 && b < 1) {
 		panic(badBern)
 	}
+	return bernoulliRenyi(alpha, a, b)
+}
+
+// bernoulliRenyi is BernoulliRenyi without the checks.
+func bernoulliRenyi(alpha, a, b float64) float64 {
 	if a == b {
 		return 0
 	}
@@ -113,15 +125,22 @@ func BernoulliRenyi(alpha, a, b float64) float64 {
 // above its exact value. It panics on invalid arguments (see RangeUpperBound
 // for the checked form).
 func RangeAsymptote(ranges []Range, k int, alpha float64) float64 {
-	if err := CheckRanges(ranges); err != nil {
+	tally.Checks.Add(1)
+	if err := checkRanges(ranges); err != nil {
 		panic(badRanges)
 	}
 	if k < 1 {
 		panic(badDK)
 	}
+	checkAlpha(alpha)
+	return rangeAsymptote(ranges, k, alpha)
+}
+
+// rangeAsymptote is RangeAsymptote without the checks.
+func rangeAsymptote(ranges []Range, k int, alpha float64) float64 {
 	var sum float64
 	for _, r := range ranges {
-		sum += math.Max(BernoulliRenyi(alpha, r.Hi, r.Lo), BernoulliRenyi(alpha, r.Lo, r.Hi))
+		sum += math.Max(bernoulliRenyi(alpha, r.Hi, r.Lo), bernoulliRenyi(alpha, r.Lo, r.Hi))
 	}
 	return floatbits.Up(float64(k)*sum*(1+asymptotePad), asymptoteUlps)
 }
@@ -149,7 +168,7 @@ func RangeUpperBound(ranges []Range, k int, alpha, eps float64) (Upper, error) {
 	if err := checkRangePoint(ranges, k, alpha, eps); err != nil {
 		return Upper{}, fmt.Errorf("bounds.RangeUpperBound: %w", err)
 	}
-	return Upper{PostProcessing: eps, Asymptote: RangeAsymptote(ranges, k, alpha)}, nil
+	return Upper{PostProcessing: eps, Asymptote: rangeAsymptote(ranges, k, alpha)}, nil
 }
 
 // MaxRangeOutputs is the largest number of outputs RangeLower evaluates:
@@ -221,7 +240,7 @@ func RangeLower(ranges []Range, k int, alpha, eps float64) (lb float64, aHi []bo
 	if eps == 0 {
 		return 0, aHi, nil
 	}
-	D := Logit(alpha, eps)
+	D := logit(alpha, eps)
 	// flips[g] = number of the group's coordinates on which a takes Hi (the
 	// first ones, by the permutation symmetry within a group).
 	flips := make([]int, len(groups))
@@ -415,7 +434,7 @@ func logRatioC(x, y float64) float64 {
 // checkRangePoint returns the first error about the ranges, k, alpha and
 // eps, in that order.
 func checkRangePoint(ranges []Range, k int, alpha, eps float64) error {
-	for _, err := range []error{CheckRanges(ranges), check.K(k), check.Alpha(alpha), check.Eps(eps)} {
+	for _, err := range []error{checkRanges(ranges), check.K(k), check.Alpha(alpha), check.Eps(eps)} {
 		if err != nil {
 			return err
 		}
