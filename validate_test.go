@@ -1,0 +1,136 @@
+package bernamp
+
+import (
+	"context"
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/bernamp/bernamp/internal/tally"
+)
+
+// certifyChecks is the number of checks that package certify still runs on
+// a point it is given as floats (certify.Certify: check.C, Alpha and Eps,
+// then bounds.UpperBound, Lower, P and Logit): Post validates the point
+// once, and only the certificate's entry re-checks it. It goes to 0 when
+// certify takes a check.ValidPoint.
+const certifyChecks = 7
+
+// TestValidatedOnce: one call of Post (Bounds, Params.Validate) builds one
+// check.ValidPoint, and no layer below checks the point again: no function
+// of package check and no float-argument entry of package bounds runs on
+// the way (the walk used to call check.Point up to 3 times, check.D to Eps
+// 15 times, and bounds' checks 4 + 44 + 9 times on one d = 1 point), except
+// at the certificate's entry (certifyChecks). Not parallel: the counts are
+// global.
+func TestValidatedOnce(t *testing.T) {
+	ctx := context.Background()
+	for _, tc := range []struct {
+		name    string
+		p       Params
+		s       *Settings
+		certify bool // the pieces certificate runs
+	}{
+		{"d 1 bounds only", Params{D: 1, K: 2, C: 0.1, Alpha: 5, Eps: 1}, &Settings{BoundsOnly: true}, false},
+		{"d 1 k 1 search", Params{D: 1, K: 1, C: 0.1, Alpha: 5, Eps: 1}, &Settings{NoCertify: true}, false},
+		{"d 1 search", Params{D: 1, K: 3, C: 0.1, Alpha: 5, Eps: 1}, &Settings{NoCertify: true}, false},
+		{"d 3 search", Params{D: 3, K: 2, C: 0.01, Alpha: 50, Eps: 1}, &Settings{NoCertify: true}, false},
+		{"d 2 search full", Params{D: 2, K: 3, C: 0.1, Alpha: 5, Eps: 2}, &Settings{NoCertify: true, Method: "full"}, false},
+		{"alpha near 1", Params{D: 3, K: 2, C: 0.1, Alpha: 1 + 1e-12, Eps: 2}, nil, false},
+		{"eps 0", Params{D: 2, K: 2, C: 0.1, Alpha: 5, Eps: 0}, nil, false},
+		{"huge eps", Params{D: 2, K: 2, C: 0.1, Alpha: 5, Eps: 1e300}, nil, false},
+		{"d 1 default", Params{D: 1, K: 2, C: 0.1, Alpha: 5, Eps: 1}, nil, true},
+		{"d 3 default", Params{D: 3, K: 2, C: 0.01, Alpha: 50, Eps: 1}, nil, true},
+		{"d 2 checked", Params{D: 2, K: 3, C: 0.1, Alpha: 5, Eps: 2}, &Settings{Check: true}, true},
+	} {
+		tally.Reset()
+		r, err := Post(ctx, tc.p, tc.s)
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		if tc.certify != (r.Pieces != nil) {
+			t.Errorf("%s: pieces %+v, want a certificate %t", tc.name, r.Pieces, tc.certify)
+		}
+		want := int64(0)
+		if tc.certify {
+			want = certifyChecks
+		}
+		if points, checks := tally.Points.Load(), tally.Checks.Load(); points != 1 || checks != want {
+			t.Errorf("%s: the point was built %d times and checked %d more times, want 1 and %d", tc.name, points, checks, want)
+		}
+	}
+	for _, tc := range []struct {
+		name string
+		f    func() error
+	}{
+		{"Bounds", func() error { _, err := Bounds(Params{D: 4, K: 5, C: 0.2, Alpha: 3, Eps: 0.5}); return err }},
+		{"Validate", func() error { return Params{D: 4, K: 5, C: 0.2, Alpha: 3, Eps: 0.5}.Validate() }},
+		{"Post, bad point", func() error {
+			_, err := Post(ctx, Params{D: 4, K: 5, C: 0.2, Alpha: 3, Eps: math.NaN()}, nil)
+			if err == nil {
+				t.Error("Post: NaN eps accepted")
+			}
+			return nil
+		}},
+	} {
+		tally.Reset()
+		if err := tc.f(); err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		if points, checks := tally.Points.Load(), tally.Checks.Load(); points != 1 || checks != 0 {
+			t.Errorf("%s: the point was built %d times and checked %d more times, want 1 and 0", tc.name, points, checks)
+		}
+	}
+}
+
+// TestEntryPointsReject: Post, Bounds and Params.Validate return an error,
+// with the message of package check, for NaN, ±Inf and every edge of each
+// parameter's domain, d k past 2^53 included; no bad point reaches the
+// engines (which would panic or return a NaN).
+func TestEntryPointsReject(t *testing.T) {
+	t.Parallel()
+	nan, inf := math.NaN(), math.Inf(1)
+	good := Params{D: 2, K: 3, C: 0.1, Alpha: 5, Eps: 1}
+	type bad struct {
+		p    Params
+		want string
+	}
+	var cases []bad
+	for _, d := range []int{0, -1} {
+		q := good
+		q.D = d
+		cases = append(cases, bad{q, "d is"})
+		q = good
+		q.K = d
+		cases = append(cases, bad{q, "k is"})
+	}
+	for _, c := range []float64{0, 0.5, -0.1, 1, nan, inf, -inf} {
+		q := good
+		q.C = c
+		cases = append(cases, bad{q, "c is"})
+	}
+	for _, a := range []float64{1, 0.5, -1, nan, inf, -inf} {
+		q := good
+		q.Alpha = a
+		cases = append(cases, bad{q, "alpha is"})
+	}
+	for _, e := range []float64{-1e-300, -1, nan, inf, -inf} {
+		q := good
+		q.Eps = e
+		cases = append(cases, bad{q, "eps is"})
+	}
+	cases = append(cases, bad{Params{D: 1 << 27, K: 1<<26 + 1, C: 0.1, Alpha: 5, Eps: 1}, "d k is"},
+		bad{Params{D: 1 << 40, K: 1 << 40, C: 0.1, Alpha: 5, Eps: 1}, "d k is"})
+	for _, b := range cases {
+		for name, f := range map[string]func() error{
+			"Post":     func() error { _, err := Post(context.Background(), b.p, nil); return err },
+			"Bounds":   func() error { _, err := Bounds(b.p); return err },
+			"Validate": b.p.Validate,
+		} {
+			err := f()
+			if err == nil || !strings.Contains(err.Error(), b.want) {
+				t.Errorf("%s(%+v) = %v, want an error with %q", name, b.p, err, b.want)
+			}
+		}
+	}
+}
