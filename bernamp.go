@@ -476,8 +476,8 @@ func dropPieces(r *Result, why string, tol float64) {
 
 // searchRanges runs the witness search of solver.MaximizeRanges and keeps
 // what it finds; a search too large for the solver leaves a note.
-func searchRanges(ctx context.Context, ranges []bounds.Range, k int, s *Settings, tol float64, r *Result) error {
-	sr, rec, err := solver.MaximizeRanges(ctx, ranges, k, r.Alpha, r.Eps, s.Workers, &solver.Settings{Tol: tol})
+func searchRanges(ctx context.Context, rp bounds.RangePoint, s *Settings, tol float64, r *Result) error {
+	sr, rec, err := solver.MaximizeRangesAt(ctx, rp, s.Workers, &solver.Settings{Tol: tol})
 	switch {
 	case errors.Is(err, solver.ErrInput):
 		// The input is valid (checked by PostRanges): the search is too large.
@@ -586,21 +586,17 @@ func BoundsRanges(ranges []bounds.Range, k int, alpha, eps float64) (Result, err
 // ranges the Theorem 4 pair is not always optimal, so Conjecture is empty
 // and Excess = Post - LB says by how much the witness beats it.
 func PostRanges(ctx context.Context, ranges []bounds.Range, k int, alpha, eps float64, s *Settings) (Result, error) {
-	for _, err := range []error{bounds.CheckRanges(ranges), check.K(k), check.Alpha(alpha), check.Eps(eps)} {
-		if err != nil {
-			return Result{}, fmt.Errorf("bernamp.PostRanges: %w", err)
-		}
+	rp, err := bounds.NewRangePoint(ranges, k, alpha, eps)
+	if err != nil {
+		return Result{}, fmt.Errorf("bernamp.PostRanges: %w", err)
 	}
 	tol := s.tol()
 	if !(tol > 0) || math.IsInf(tol, 1) {
 		return Result{}, fmt.Errorf("bernamp.PostRanges: tol is %v, must be > 0 and finite", tol)
 	}
 	start := time.Now()
-	u, err := bounds.RangeUpperBound(ranges, k, alpha, eps)
-	if err != nil {
-		return Result{}, fmt.Errorf("bernamp.PostRanges: %w", err)
-	}
-	lb, _, err := bounds.RangeLower(ranges, k, alpha, eps)
+	u := rp.Upper()
+	lb, _, err := rp.Lower()
 	if err != nil {
 		return Result{}, fmt.Errorf("bernamp.PostRanges: %w", err)
 	}
@@ -631,7 +627,7 @@ func PostRanges(ctx context.Context, ranges []bounds.Range, k int, alpha, eps fl
 			}
 		}
 		if r.Status != StatusCertified {
-			if err := searchRanges(ctx, ranges, k, s, tol, &r); err != nil {
+			if err := searchRanges(ctx, rp, s, tol, &r); err != nil {
 				return Result{}, fmt.Errorf("bernamp.PostRanges: %w", err)
 			}
 		}

@@ -2,26 +2,36 @@ package bernamp
 
 import (
 	"context"
+	"errors"
 	"math"
 	"strings"
 	"testing"
 
+	"github.com/bernamp/bernamp/bounds"
+	"github.com/bernamp/bernamp/certify"
 	"github.com/bernamp/bernamp/internal/tally"
 )
 
-// certifyChecks is the number of checks that package certify still runs on
-// a point it is given as floats (certify.Certify: check.C, Alpha and Eps,
-// then bounds.UpperBound, Lower, P and Logit): Post validates the point
-// once, and only the certificate's entry re-checks it. It goes to 0 when
-// certify takes a check.ValidPoint.
-const certifyChecks = 7
+// certifyCounts returns the points built and the checks run by the
+// certificate's own entry on the point (certify.Certify, or
+// certify.CertifyRanges for ranges), which still takes floats and checks
+// them: Post must add nothing to them but its one point.
+func certifyCounts(t *testing.T, run func() error) (points, checks int64) {
+	t.Helper()
+	tally.Reset()
+	if err := run(); err != nil {
+		t.Fatal(err)
+	}
+	return tally.Points.Load(), tally.Checks.Load()
+}
 
-// TestValidatedOnce: one call of Post (Bounds, Params.Validate) builds one
-// check.ValidPoint, and no layer below checks the point again: no function
-// of package check and no float-argument entry of package bounds runs on
-// the way (the walk used to call check.Point up to 3 times, check.D to Eps
-// 15 times, and bounds' checks 4 + 44 + 9 times on one d = 1 point), except
-// at the certificate's entry (certifyChecks). Not parallel: the counts are
+// TestValidatedOnce: one call of Post (Bounds, Params.Validate, PostRanges,
+// BoundsRanges) builds one valid point (check.ValidPoint,
+// bounds.RangePoint), and no layer below checks it again: no function of
+// package check and no float-argument entry of package bounds runs on the
+// way, except inside the certificate's entry (certifyCounts). The walk used
+// to call check.Point up to 3 times, check.D to Eps 15 times and bounds'
+// checks 4 + 44 + 9 times on one d = 1 point. Not parallel: the counts are
 // global.
 func TestValidatedOnce(t *testing.T) {
 	ctx := context.Background()
@@ -43,6 +53,15 @@ func TestValidatedOnce(t *testing.T) {
 		{"d 3 default", Params{D: 3, K: 2, C: 0.01, Alpha: 50, Eps: 1}, nil, true},
 		{"d 2 checked", Params{D: 2, K: 3, C: 0.1, Alpha: 5, Eps: 2}, &Settings{Check: true}, true},
 	} {
+		wantPoints, wantChecks := int64(1), int64(0)
+		if tc.certify {
+			p, c := certifyCounts(t, func() error {
+				_, err := certify.Certify(ctx, tc.p.D*tc.p.K, tc.p.C, tc.p.Alpha, tc.p.Eps, pieceSettings(orDefault(tc.s), tc.s.tol()))
+				return err
+			})
+			wantPoints += p
+			wantChecks += c
+		}
 		tally.Reset()
 		r, err := Post(ctx, tc.p, tc.s)
 		if err != nil {
@@ -51,20 +70,53 @@ func TestValidatedOnce(t *testing.T) {
 		if tc.certify != (r.Pieces != nil) {
 			t.Errorf("%s: pieces %+v, want a certificate %t", tc.name, r.Pieces, tc.certify)
 		}
-		want := int64(0)
-		if tc.certify {
-			want = certifyChecks
-		}
-		if points, checks := tally.Points.Load(), tally.Checks.Load(); points != 1 || checks != want {
-			t.Errorf("%s: the point was built %d times and checked %d more times, want 1 and %d", tc.name, points, checks, want)
+		if points, checks := tally.Points.Load(), tally.Checks.Load(); points != wantPoints || checks != wantChecks {
+			t.Errorf("%s: %d points built and %d more checks, want %d and %d", tc.name, points, checks, wantPoints, wantChecks)
 		}
 	}
+
+	sym, mixed := []bounds.Range{{Lo: 0.1, Hi: 0.9}, {Lo: 0.1, Hi: 0.9}}, []bounds.Range{{Lo: 0.1, Hi: 0.9}, {Lo: 0.2, Hi: 0.6}}
+	for _, tc := range []struct {
+		name    string
+		ranges  []bounds.Range
+		s       *Settings
+		certify bool
+	}{
+		{"ranges bounds only", mixed, &Settings{BoundsOnly: true}, false},
+		{"ranges search", mixed, &Settings{NoCertify: true}, false},
+		{"symmetric ranges search", sym, &Settings{NoCertify: true}, false},
+		{"ranges default", mixed, nil, true},
+		{"symmetric ranges default", sym, nil, true},
+	} {
+		wantPoints, wantChecks := int64(1), int64(0)
+		if tc.certify {
+			p, c := certifyCounts(t, func() error {
+				_, err := certify.CertifyRanges(ctx, tc.ranges, 2, 5, 1, pieceSettings(orDefault(tc.s), tc.s.tol()))
+				return err
+			})
+			wantPoints += p
+			wantChecks += c
+		}
+		tally.Reset()
+		r, err := PostRanges(ctx, tc.ranges, 2, 5, 1, tc.s)
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		if tc.certify != (r.Pieces != nil) {
+			t.Errorf("%s: pieces %+v, want a certificate %t", tc.name, r.Pieces, tc.certify)
+		}
+		if points, checks := tally.Points.Load(), tally.Checks.Load(); points != wantPoints || checks != wantChecks {
+			t.Errorf("%s: %d points built and %d more checks, want %d and %d", tc.name, points, checks, wantPoints, wantChecks)
+		}
+	}
+
 	for _, tc := range []struct {
 		name string
 		f    func() error
 	}{
 		{"Bounds", func() error { _, err := Bounds(Params{D: 4, K: 5, C: 0.2, Alpha: 3, Eps: 0.5}); return err }},
 		{"Validate", func() error { return Params{D: 4, K: 5, C: 0.2, Alpha: 3, Eps: 0.5}.Validate() }},
+		{"BoundsRanges", func() error { _, err := BoundsRanges(mixed, 3, 5, 1); return err }},
 		{"Post, bad point", func() error {
 			_, err := Post(ctx, Params{D: 4, K: 5, C: 0.2, Alpha: 3, Eps: math.NaN()}, nil)
 			if err == nil {
@@ -78,7 +130,7 @@ func TestValidatedOnce(t *testing.T) {
 			t.Fatalf("%s: %v", tc.name, err)
 		}
 		if points, checks := tally.Points.Load(), tally.Checks.Load(); points != 1 || checks != 0 {
-			t.Errorf("%s: the point was built %d times and checked %d more times, want 1 and 0", tc.name, points, checks)
+			t.Errorf("%s: %d points built and %d more checks, want 1 and 0", tc.name, points, checks)
 		}
 	}
 }
@@ -126,6 +178,13 @@ func TestEntryPointsReject(t *testing.T) {
 			"Post":     func() error { _, err := Post(context.Background(), b.p, nil); return err },
 			"Bounds":   func() error { _, err := Bounds(b.p); return err },
 			"Validate": b.p.Validate,
+			"PostRanges": func() error {
+				if b.p.C != good.C || b.p.D != good.D {
+					return errors.New(b.want) // no c or d in PostRanges
+				}
+				_, err := PostRanges(context.Background(), bounds.Symmetric(2, 0.1), b.p.K, b.p.Alpha, b.p.Eps, nil)
+				return err
+			},
 		} {
 			err := f()
 			if err == nil || !strings.Contains(err.Error(), b.want) {
@@ -133,4 +192,12 @@ func TestEntryPointsReject(t *testing.T) {
 			}
 		}
 	}
+}
+
+// orDefault returns s, or the default settings for nil.
+func orDefault(s *Settings) *Settings {
+	if s == nil {
+		return &Settings{}
+	}
+	return s
 }

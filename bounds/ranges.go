@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/bernamp/bernamp/check"
 	"github.com/bernamp/bernamp/internal/floatbits"
@@ -165,10 +166,96 @@ const (
 // returns an error for invalid ranges, k < 1, alpha not > 1 and finite, or
 // eps not >= 0 and finite.
 func RangeUpperBound(ranges []Range, k int, alpha, eps float64) (Upper, error) {
-	if err := checkRangePoint(ranges, k, alpha, eps); err != nil {
+	p, err := NewRangePoint(ranges, k, alpha, eps)
+	if err != nil {
 		return Upper{}, fmt.Errorf("bounds.RangeUpperBound: %w", err)
 	}
-	return Upper{PostProcessing: eps, Asymptote: rangeAsymptote(ranges, k, alpha)}, nil
+	return p.Upper(), nil
+}
+
+// RangePoint is the ranges counterpart of check.ValidPoint: per-coordinate
+// ranges, k, alpha and eps that passed CheckRanges, check.K, check.Alpha and
+// check.Eps once, where they entered. Only NewRangePoint makes one, so its
+// methods (and the functions of packages solver and bernamp that take one)
+// do not check them again. The ranges are a private copy. The zero
+// RangePoint is not a point (IsZero); its methods panic.
+type RangePoint struct {
+	ranges     []Range
+	k          int
+	alpha, eps float64
+}
+
+// NewRangePoint returns the point, or the first error of CheckRanges,
+// check.K, check.Alpha and check.Eps, in that order. (k, alpha and eps are
+// checked as the point d = 1, c = 1/4 of check.NewValidPoint, whose d and c
+// always pass: one implementation of the checks and their messages.)
+func NewRangePoint(ranges []Range, k int, alpha, eps float64) (RangePoint, error) {
+	if err := checkRanges(ranges); err != nil {
+		return RangePoint{}, err
+	}
+	if _, err := check.NewValidPoint(1, k, 0.25, alpha, eps); err != nil {
+		return RangePoint{}, err
+	}
+	return RangePoint{slices.Clone(ranges), k, alpha, eps}, nil
+}
+
+// Ranges returns a copy of the ranges, one per coordinate.
+func (p RangePoint) Ranges() []Range { return slices.Clone(p.ranges) }
+
+// D returns the number of coordinates, len(Ranges()).
+func (p RangePoint) D() int { return len(p.ranges) }
+
+// K returns the number k of Bernoulli samples, >= 1.
+func (p RangePoint) K() int { return p.k }
+
+// Alpha returns the Rényi order alpha, > 1 and finite.
+func (p RangePoint) Alpha() float64 { return p.alpha }
+
+// Eps returns the RDP level eps at order alpha, in nats, >= 0 and finite.
+func (p RangePoint) Eps() float64 { return p.eps }
+
+// IsZero reports whether p is the zero RangePoint, which NewRangePoint
+// never returns.
+func (p RangePoint) IsZero() bool { return p.ranges == nil }
+
+func (p RangePoint) must() {
+	if p.IsZero() {
+		panic(badZeroRanges)
+	}
+}
+
+// Upper returns RangeUpperBound at p.
+func (p RangePoint) Upper() Upper {
+	p.must()
+	return Upper{PostProcessing: p.eps, Asymptote: rangeAsymptote(p.ranges, p.k, p.alpha)}
+}
+
+// Lower returns RangeLower at p; the error, if any, wraps ErrRangeSize.
+func (p RangePoint) Lower() (lb float64, aHi []bool, err error) {
+	p.must()
+	return rangeLower(p.ranges, p.k, p.alpha, p.eps)
+}
+
+// Pair returns PairAt's mass p = P(alpha, eps) of the Theorem 4 pair and
+// its bound div on r_alpha(p) <= eps at p's alpha and eps.
+func (p RangePoint) Pair() (mass, div float64) {
+	p.must()
+	return pair(p.alpha, p.eps)
+}
+
+// Logit returns Logit(alpha, eps) at p's alpha and eps.
+func (p RangePoint) Logit() float64 {
+	p.must()
+	return logit(p.alpha, p.eps)
+}
+
+// Coin returns k R_alpha(Bern(Lo_l) || Bern(Hi_l)) and k R_alpha(Bern(Hi_l)
+// || Bern(Lo_l)) (BernoulliRenyi) for coordinate l of p, the divergences
+// between the outputs of its two ends.
+func (p RangePoint) Coin(l int) (loHi, hiLo float64) {
+	p.must()
+	r, k := p.ranges[l], float64(p.k)
+	return k * bernoulliRenyi(p.alpha, r.Lo, r.Hi), k * bernoulliRenyi(p.alpha, r.Hi, r.Lo)
 }
 
 // MaxRangeOutputs is the largest number of outputs RangeLower evaluates:
@@ -218,9 +305,15 @@ var ErrRangeSize = errors.New("bounds: ranges problem too large")
 // invalid arguments, and one wrapping ErrRangeSize when even one orientation
 // has more than MaxRangeOutputs outputs.
 func RangeLower(ranges []Range, k int, alpha, eps float64) (lb float64, aHi []bool, err error) {
-	if err := checkRangePoint(ranges, k, alpha, eps); err != nil {
+	p, err := NewRangePoint(ranges, k, alpha, eps)
+	if err != nil {
 		return 0, nil, fmt.Errorf("bounds.RangeLower: %w", err)
 	}
+	return p.Lower()
+}
+
+// rangeLower is RangeLower without the checks.
+func rangeLower(ranges []Range, k int, alpha, eps float64) (lb float64, aHi []bool, err error) {
 	groups := rangeGroups(ranges)
 	base := 1.0 // outputs of the orientation a = (Lo_l)
 	all := 1.0  // outputs summed over every orientation class
@@ -302,15 +395,15 @@ const tieRel = 1e-13
 // min(eps, U_inf) from RangeUpperBound (an upper bound, rounded up), so lb
 // <= Post <= ub. Errors are those of RangeLower.
 func RangeBounds(ranges []Range, k int, alpha, eps float64) (lb, ub float64, err error) {
-	u, err := RangeUpperBound(ranges, k, alpha, eps)
+	p, err := NewRangePoint(ranges, k, alpha, eps)
+	if err != nil {
+		return 0, 0, fmt.Errorf("bounds.RangeUpperBound: %w", err)
+	}
+	lb, _, err = p.Lower()
 	if err != nil {
 		return 0, 0, err
 	}
-	lb, _, err = RangeLower(ranges, k, alpha, eps)
-	if err != nil {
-		return 0, 0, err
-	}
-	return lb, u.Value(), nil
+	return lb, p.Upper().Value(), nil
 }
 
 // rangeGroup is a set of coordinates sharing one range, in input order.
@@ -431,18 +524,9 @@ func logRatioC(x, y float64) float64 {
 	return math.Log1p(-x) - math.Log1p(-y)
 }
 
-// checkRangePoint returns the first error about the ranges, k, alpha and
-// eps, in that order.
-func checkRangePoint(ranges []Range, k int, alpha, eps float64) error {
-	for _, err := range []error{checkRanges(ranges), check.K(k), check.Alpha(alpha), check.Eps(eps)} {
-		if err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
 const (
 	badBern   = "bounds: Bernoulli parameters must be in (0, 1)"
 	badRanges = "bounds: invalid ranges or k"
+
+	badZeroRanges = "bounds: the zero RangePoint is not a point (make one with NewRangePoint)"
 )

@@ -117,12 +117,17 @@ func PAt(p check.ValidPoint) float64 {
 // logit LogitAt(p).
 func PairAt(p check.ValidPoint) (mass, div float64) {
 	mustPoint(p)
-	mass = pStar(p.Alpha(), p.Eps())
+	return pair(p.Alpha(), p.Eps())
+}
+
+// pair is PairAt at alpha and eps without the checks.
+func pair(alpha, eps float64) (mass, div float64) {
+	mass = pStar(alpha, eps)
 	switch {
 	case mass == 0:
-		div = p.Eps()
+		div = eps
 	case mass < 0.5:
-		div = renyi(p.Alpha(), mass)
+		div = renyi(alpha, mass)
 	}
 	return mass, div
 }

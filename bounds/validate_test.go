@@ -128,6 +128,17 @@ func TestEntryPointsReject(t *testing.T) {
 	mustPanic(t, "PairAt(zero)", func() float64 { p, _ := PairAt(zero); return p })
 	mustPanic(t, "LogitAt(zero)", func() float64 { return LogitAt(zero) })
 	mustPanic(t, "RenyiAt(zero)", func() float64 { return RenyiAt(zero) })
+	var zr RangePoint
+	mustPanic(t, "RangePoint{}.Upper", func() float64 { return zr.Upper().Value() })
+	mustPanic(t, "RangePoint{}.Lower", func() float64 { lb, _, _ := zr.Lower(); return lb })
+	mustPanic(t, "RangePoint{}.Pair", func() float64 { p, _ := zr.Pair(); return p })
+	mustPanic(t, "RangePoint{}.Logit", func() float64 { return zr.Logit() })
+	mustPanic(t, "RangePoint{}.Coin", func() float64 { a, _ := zr.Coin(0); return a })
+	for _, a := range cases {
+		if rp, err := NewRangePoint(a.ranges, a.k, a.alpha, a.eps); err == nil || !rp.IsZero() {
+			t.Errorf("NewRangePoint(%s %v %d %v %v) = %+v, %v, want an error", a.name, a.ranges, a.k, a.alpha, a.eps, rp, err)
+		}
+	}
 }
 
 // TestTypedMatchesChecked: the typed functions return bit for bit what the
@@ -179,40 +190,51 @@ func TestTypedMatchesChecked(t *testing.T) {
 }
 
 // TestValidatedOnce: each checked entry point validates its arguments once
-// (one count of tally.Checks, none of the internal steps re-checks: P used
-// to re-check alpha at every step of its bisection, Lower its arguments
-// again in Logit), and the typed ones not at all. Not parallel: the counts
-// are global.
+// (one count of tally.Checks, or one RangePoint built; none of the internal
+// steps re-checks: P used to re-check alpha at every step of its
+// bisection, Lower its arguments again in Logit, RangeBounds the ranges in
+// both bounds), and the typed ones not at all. Not parallel: the counts are
+// global.
 func TestValidatedOnce(t *testing.T) {
 	pt, err := check.NewValidPoint(3, 2, 0.1, 5, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
+	ranges := []Range{{0.1, 0.9}, {0.2, 0.7}}
+	rp, err := NewRangePoint(ranges, 2, 5, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
 	for _, tc := range []struct {
-		name string
-		want int64
-		f    func()
+		name   string
+		want   int64
+		f      func()
+		points int64
 	}{
-		{"UpperBound", 1, func() { UpperBound(3, 2, 0.1, 5, 1) }},
-		{"Lower", 1, func() { Lower(3, 2, 0.1, 5, 1) }},
-		{"Theorem2", 1, func() { Theorem2(3, 0.1, 5, 1) }},
-		{"P", 1, func() { P(5, 1) }},
-		{"Logit", 1, func() { Logit(5, 1) }},
-		{"Renyi", 1, func() { Renyi(5, 0.1) }},
-		{"BernoulliRenyi", 1, func() { BernoulliRenyi(5, 0.1, 0.3) }},
-		{"RangeAsymptote", 1, func() { RangeAsymptote([]Range{{0.1, 0.9}, {0.2, 0.7}}, 2, 5) }},
-		{"UpperAt", 0, func() { UpperAt(pt) }},
-		{"LowerAt", 0, func() { LowerAt(pt) }},
-		{"Theorem2At", 0, func() { Theorem2At(pt) }},
-		{"PAt", 0, func() { PAt(pt) }},
-		{"PairAt", 0, func() { PairAt(pt) }},
-		{"LogitAt", 0, func() { LogitAt(pt) }},
-		{"RenyiAt", 0, func() { RenyiAt(pt) }},
+		{"UpperBound", 1, func() { UpperBound(3, 2, 0.1, 5, 1) }, 0},
+		{"Lower", 1, func() { Lower(3, 2, 0.1, 5, 1) }, 0},
+		{"Theorem2", 1, func() { Theorem2(3, 0.1, 5, 1) }, 0},
+		{"P", 1, func() { P(5, 1) }, 0},
+		{"Logit", 1, func() { Logit(5, 1) }, 0},
+		{"Renyi", 1, func() { Renyi(5, 0.1) }, 0},
+		{"BernoulliRenyi", 1, func() { BernoulliRenyi(5, 0.1, 0.3) }, 0},
+		{"RangeAsymptote", 1, func() { RangeAsymptote([]Range{{0.1, 0.9}, {0.2, 0.7}}, 2, 5) }, 0},
+		{"UpperAt", 0, func() { UpperAt(pt) }, 0},
+		{"LowerAt", 0, func() { LowerAt(pt) }, 0},
+		{"Theorem2At", 0, func() { Theorem2At(pt) }, 0},
+		{"PAt", 0, func() { PAt(pt) }, 0},
+		{"PairAt", 0, func() { PairAt(pt) }, 0},
+		{"LogitAt", 0, func() { LogitAt(pt) }, 0},
+		{"RenyiAt", 0, func() { RenyiAt(pt) }, 0},
+		{"RangeUpperBound", 0, func() { RangeUpperBound(ranges, 2, 5, 1) }, 1},
+		{"RangeLower", 0, func() { RangeLower(ranges, 2, 5, 1) }, 1},
+		{"RangeBounds", 0, func() { RangeBounds(ranges, 2, 5, 1) }, 1},
+		{"RangePoint methods", 0, func() { rp.Upper(); rp.Lower(); rp.Pair(); rp.Logit(); rp.Coin(1) }, 0},
 	} {
 		tally.Reset()
 		tc.f()
-		if got := tally.Checks.Load(); got != tc.want || tally.Points.Load() != 0 {
-			t.Errorf("%s: %d checks and %d points, want %d and 0", tc.name, got, tally.Points.Load(), tc.want)
+		if got := tally.Checks.Load(); got != tc.want || tally.Points.Load() != tc.points {
+			t.Errorf("%s: %d checks and %d points, want %d and %d", tc.name, got, tally.Points.Load(), tc.want, tc.points)
 		}
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"math"
 	"testing"
 
+	"github.com/bernamp/bernamp/bounds"
 	"github.com/bernamp/bernamp/check"
 	"github.com/bernamp/bernamp/internal/tally"
 )
@@ -67,6 +68,10 @@ func TestValidatedOnce(t *testing.T) {
 		{"One", 1, func() error { _, err := One(ctx, 3, 0.1, 5, 1, nil); return err }},
 		{"One near 1", 1, func() error { _, err := One(ctx, 3, 0.1, 1+1e-12, 1, nil); return err }},
 		{"MaximizeAt", 0, func() error { _, _, err := MaximizeAt(ctx, pt, 1, nil); return err }},
+		{"MaximizeRanges", 1, func() error {
+			_, _, err := MaximizeRanges(ctx, []bounds.Range{{Lo: 0.1, Hi: 0.9}, {Lo: 0.2, Hi: 0.6}}, 2, 5, 1, 1, nil)
+			return err
+		}},
 	} {
 		tally.Reset()
 		if err := tc.f(); err != nil {
