@@ -62,17 +62,7 @@ func TestValidatedOnce(t *testing.T) {
 			wantPoints += p
 			wantChecks += c
 		}
-		tally.Reset()
-		r, err := Post(ctx, tc.p, tc.s)
-		if err != nil {
-			t.Fatalf("%s: %v", tc.name, err)
-		}
-		if tc.certify != (r.Pieces != nil) {
-			t.Errorf("%s: pieces %+v, want a certificate %t", tc.name, r.Pieces, tc.certify)
-		}
-		if points, checks := tally.Points.Load(), tally.Checks.Load(); points != wantPoints || checks != wantChecks {
-			t.Errorf("%s: %d points built and %d more checks, want %d and %d", tc.name, points, checks, wantPoints, wantChecks)
-		}
+		countPost(t, tc.name, tc.certify, wantPoints, wantChecks, func() (Result, error) { return Post(ctx, tc.p, tc.s) })
 	}
 
 	sym, mixed := []bounds.Range{{Lo: 0.1, Hi: 0.9}, {Lo: 0.1, Hi: 0.9}}, []bounds.Range{{Lo: 0.1, Hi: 0.9}, {Lo: 0.2, Hi: 0.6}}
@@ -97,17 +87,7 @@ func TestValidatedOnce(t *testing.T) {
 			wantPoints += p
 			wantChecks += c
 		}
-		tally.Reset()
-		r, err := PostRanges(ctx, tc.ranges, 2, 5, 1, tc.s)
-		if err != nil {
-			t.Fatalf("%s: %v", tc.name, err)
-		}
-		if tc.certify != (r.Pieces != nil) {
-			t.Errorf("%s: pieces %+v, want a certificate %t", tc.name, r.Pieces, tc.certify)
-		}
-		if points, checks := tally.Points.Load(), tally.Checks.Load(); points != wantPoints || checks != wantChecks {
-			t.Errorf("%s: %d points built and %d more checks, want %d and %d", tc.name, points, checks, wantPoints, wantChecks)
-		}
+		countPost(t, tc.name, tc.certify, wantPoints, wantChecks, func() (Result, error) { return PostRanges(ctx, tc.ranges, 2, 5, 1, tc.s) })
 	}
 
 	for _, tc := range []struct {
@@ -191,6 +171,24 @@ func TestEntryPointsReject(t *testing.T) {
 				t.Errorf("%s(%+v) = %v, want an error with %q", name, b.p, err, b.want)
 			}
 		}
+	}
+}
+
+// countPost runs post, which must succeed and run the pieces certificate
+// exactly when certify, and checks that it built points valid points and ran
+// checks more checks.
+func countPost(t *testing.T, name string, certify bool, points, checks int64, post func() (Result, error)) {
+	t.Helper()
+	tally.Reset()
+	r, err := post()
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	if certify != (r.Pieces != nil) {
+		t.Errorf("%s: pieces %+v, want a certificate %t", name, r.Pieces, certify)
+	}
+	if p, c := tally.Points.Load(), tally.Checks.Load(); p != points || c != checks {
+		t.Errorf("%s: %d points built and %d more checks, want %d and %d", name, p, c, points, checks)
 	}
 }
 

@@ -97,9 +97,7 @@ func renyiLogit(alpha, D float64) float64 {
 //
 // P panics unless alpha > 1 is finite and eps >= 0 is finite.
 func P(alpha, eps float64) float64 {
-	tally.Checks.Add(1)
-	checkAlpha(alpha)
-	checkEps(eps)
+	checkOrderEps(alpha, eps)
 	return pStar(alpha, eps)
 }
 
@@ -155,9 +153,7 @@ func pStar(alpha, eps float64) float64 {
 //
 // Logit panics unless alpha > 1 is finite and eps >= 0 is finite.
 func Logit(alpha, eps float64) float64 {
-	tally.Checks.Add(1)
-	checkAlpha(alpha)
-	checkEps(eps)
+	checkOrderEps(alpha, eps)
 	return logit(alpha, eps)
 }
 
@@ -260,6 +256,14 @@ func checkEps(eps float64) {
 	if !(eps >= 0) || math.IsInf(eps, 1) {
 		panic(badEps)
 	}
+}
+
+// checkOrderEps panics unless alpha and eps are in their domains; it is the
+// check of the entry points P and Logit (counted by tally.Checks).
+func checkOrderEps(alpha, eps float64) {
+	tally.Checks.Add(1)
+	checkAlpha(alpha)
+	checkEps(eps)
 }
 
 // checkPoint panics unless the point is in the domain; it is the check of
