@@ -44,10 +44,14 @@ type Params struct {
 
 // Validate returns an error naming the first parameter outside its domain.
 func (p Params) Validate() error {
-	if err := check.Point(p.D, p.K, p.C, p.Alpha, p.Eps); err != nil {
-		return err
-	}
-	return check.N(p.D, p.K)
+	_, err := p.point()
+	return err
+}
+
+// point validates p once, where it enters (Post): the check.ValidPoint it
+// returns is passed down, and no layer below checks it again.
+func (p Params) point() (check.ValidPoint, error) {
+	return check.NewValidPoint(p.D, p.K, p.C, p.Alpha, p.Eps)
 }
 
 // Cost is a rough estimate of the relative time Post takes at p, for
@@ -257,7 +261,8 @@ func Bounds(p Params) (Result, error) {
 // Errors are returned only for invalid p or s; a cancelled ctx ends the
 // search early and the Result keeps the bound proved so far.
 func Post(ctx context.Context, p Params, s *Settings) (Result, error) {
-	if err := p.Validate(); err != nil {
+	pt, err := p.point()
+	if err != nil {
 		return Result{}, fmt.Errorf("bernamp.Post: %w", err)
 	}
 	tol := s.tol()
@@ -265,17 +270,17 @@ func Post(ctx context.Context, p Params, s *Settings) (Result, error) {
 		return Result{}, fmt.Errorf("bernamp.Post: tol is %v, must be > 0 and finite", tol)
 	}
 	start := time.Now()
-	u := bounds.UpperBound(p.D, p.K, p.C, p.Alpha, p.Eps)
+	u := bounds.UpperAt(pt)
 	r := Result{
 		Params:           p,
-		LB:               bounds.Lower(p.D, p.K, p.C, p.Alpha, p.Eps),
+		LB:               bounds.LowerAt(pt),
 		UB:               u.Value(),
 		UBPostProcessing: u.PostProcessing,
 		UBAsymptote:      u.Asymptote,
 		Method:           solver.MethodClosedForm,
 	}
 	if p.K == 1 {
-		r.Theorem2 = bounds.Theorem2(p.D, p.C, p.Alpha, p.Eps)
+		r.Theorem2 = bounds.Theorem2At(pt)
 	}
 	r.Post, r.PostUpper, r.Status = r.LB, r.UB, StatusBounds
 	if r.UB-r.LB <= tol {
@@ -302,12 +307,12 @@ func Post(ctx context.Context, p Params, s *Settings) (Result, error) {
 			}
 		}
 		if runSearch && r.Status != StatusCertified {
-			if err := search(ctx, p, s, tol, &r); err != nil {
+			if err := search(ctx, pt, s, tol, &r); err != nil {
 				return Result{}, fmt.Errorf("bernamp.Post: %w", err)
 			}
 		}
 		if r.Witness == nil {
-			r.Witness = theorem4(p, r.LB)
+			r.Witness = theorem4(pt, r.LB)
 		}
 	}
 	if r.Certificate == nil && r.PostUpper == r.UB {
@@ -502,8 +507,8 @@ func dropPieces(r *Result, why string, tol float64) {
 
 // searchRanges runs the witness search of solver.MaximizeRanges and keeps
 // what it finds; a search too large for the solver leaves a note.
-func searchRanges(ctx context.Context, ranges []bounds.Range, k int, s *Settings, tol float64, r *Result) error {
-	sr, rec, err := solver.MaximizeRanges(ctx, ranges, k, r.Alpha, r.Eps, s.Workers, &solver.Settings{Tol: tol})
+func searchRanges(ctx context.Context, rp bounds.RangePoint, s *Settings, tol float64, r *Result) error {
+	sr, rec, err := solver.MaximizeRangesAt(ctx, rp, s.Workers, &solver.Settings{Tol: tol})
 	switch {
 	case errors.Is(err, solver.ErrInput):
 		// The input is valid (checked by PostRanges): the search is too large.
@@ -556,16 +561,9 @@ func piecesRanges(ctx, checkCtx context.Context, ranges []bounds.Range, k int, s
 // the float64 masses read 0 and 1; the pair meant is the exact one, with
 // logit D = bounds.Logit, whose divergences r_alpha(p*) <= eps are reported
 // as eps (an upper bound on them).
-func theorem4(p Params, lb float64) *Witness {
-	ps := bounds.P(p.Alpha, p.Eps)
-	div := 0.0
-	switch {
-	case ps == 0:
-		div = p.Eps
-	case ps < 0.5:
-		div = bounds.Renyi(p.Alpha, ps)
-	}
-	return &Witness{Corners: []string{solver.ConstCorner(0, p.D), solver.ConstCorner(1, p.D)},
+func theorem4(p check.ValidPoint, lb float64) *Witness {
+	ps, div := bounds.PairAt(p)
+	return &Witness{Corners: []string{solver.ConstCorner(0, p.D()), solver.ConstCorner(1, p.D())},
 		P: []float64{ps, 1 - ps}, Q: []float64{1 - ps, ps}, Value: lb, DivPQ: div, DivQP: div}
 }
 
@@ -573,9 +571,9 @@ func theorem4(p Params, lb float64) *Witness {
 // upper bounds hold for the corner program (for K >= 2 not over the box:
 // the paper's Lemma 2 fails) and are not used: PostUpper comes from the
 // pieces certificate or the closed form.
-func search(ctx context.Context, p Params, s *Settings, tol float64, r *Result) error {
+func search(ctx context.Context, p check.ValidPoint, s *Settings, tol float64, r *Result) error {
 	ss := solver.Settings{Tol: tol, Method: s.Method, MaxMemory: s.MaxMemory}
-	sr, rec, err := solver.Maximize(ctx, p.D, p.K, p.C, p.Alpha, p.Eps, s.Workers, &ss)
+	sr, rec, err := solver.MaximizeAt(ctx, p, s.Workers, &ss)
 	if err != nil {
 		return err
 	}
@@ -619,21 +617,17 @@ func BoundsRanges(ranges []bounds.Range, k int, alpha, eps float64) (Result, err
 // ranges the Theorem 4 pair is not always optimal, so Conjecture is empty
 // and Excess = Post - LB says by how much the witness beats it.
 func PostRanges(ctx context.Context, ranges []bounds.Range, k int, alpha, eps float64, s *Settings) (Result, error) {
-	for _, err := range []error{bounds.CheckRanges(ranges), check.K(k), check.Alpha(alpha), check.Eps(eps)} {
-		if err != nil {
-			return Result{}, fmt.Errorf("bernamp.PostRanges: %w", err)
-		}
+	rp, err := bounds.NewRangePoint(ranges, k, alpha, eps)
+	if err != nil {
+		return Result{}, fmt.Errorf("bernamp.PostRanges: %w", err)
 	}
 	tol := s.tol()
 	if !(tol > 0) || math.IsInf(tol, 1) {
 		return Result{}, fmt.Errorf("bernamp.PostRanges: tol is %v, must be > 0 and finite", tol)
 	}
 	start := time.Now()
-	u, err := bounds.RangeUpperBound(ranges, k, alpha, eps)
-	if err != nil {
-		return Result{}, fmt.Errorf("bernamp.PostRanges: %w", err)
-	}
-	lb, _, err := bounds.RangeLower(ranges, k, alpha, eps)
+	u := rp.Upper()
+	lb, _, err := rp.Lower()
 	if err != nil {
 		return Result{}, fmt.Errorf("bernamp.PostRanges: %w", err)
 	}
@@ -664,7 +658,7 @@ func PostRanges(ctx context.Context, ranges []bounds.Range, k int, alpha, eps fl
 			}
 		}
 		if r.Status != StatusCertified {
-			if err := searchRanges(ctx, ranges, k, s, tol, &r); err != nil {
+			if err := searchRanges(ctx, rp, s, tol, &r); err != nil {
 				return Result{}, fmt.Errorf("bernamp.PostRanges: %w", err)
 			}
 		}

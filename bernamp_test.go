@@ -158,7 +158,7 @@ func TestPostRanges(t *testing.T) {
 	}
 	r, err = PostRanges(ctx, big, 1, 5, 1, &Settings{Check: true})
 	if err != nil || r.Status != StatusCertified || r.Post != r.LB || r.PostUpper-r.LB > 1e-9 || r.PostUpper < r.LB || r.Pieces == nil ||
-		r.Check.Status != CheckVerified || r.Certificate == nil || r.Certificate.D != 6 || !strings.HasPrefix(r.Certificate.C, "0.09999999") {
+		r.Check.Status != CheckVerified || r.Certificate == nil || r.Certificate.D != 6 || r.Certificate.C != certfile.Exact(1-big[0].Hi) {
 		t.Errorf("d = 6: %+v, %v; want Post = LB proved by the pieces certificate of [c_l, 1-c_l]^6 (c_l = 1-0.9 in float64), checked", r, err)
 	}
 

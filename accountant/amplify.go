@@ -47,15 +47,12 @@ func Post(ctx context.Context, k Kernel, alpha, eps float64, s *bernamp.Settings
 	if !math.IsInf(eps, 1) {
 		return bernamp.Post(ctx, bernamp.Params{D: k.D, K: k.K, C: k.C, Alpha: alpha, Eps: eps}, s)
 	}
-	if err := check.Point(k.D, k.K, k.C, alpha, 0); err != nil {
+	pt, err := check.NewValidPoint(k.D, k.K, k.C, alpha, 0)
+	if err != nil {
 		return bernamp.Result{}, fmt.Errorf("accountant.Post: %w", err)
 	}
-	up := bounds.UpperBound(k.D, k.K, k.C, alpha, 0).Asymptote // d k r_alpha(c), rounded up
-	lo := float64(k.D) * float64(k.K) * bounds.Renyi(alpha, k.C)
-	for range 16 { // r_alpha is within a few ulps; the product adds one rounding
-		lo = math.Nextafter(lo, math.Inf(-1))
-	}
-	lo = math.Max(lo, 0)
+	u := bounds.UpperAt(pt) // d k r_alpha(c), rounded up and down
+	up, lo := u.Asymptote, u.AsymptoteLower
 	r := bernamp.Result{
 		Params: bernamp.Params{D: k.D, K: k.K, C: k.C, Alpha: alpha, Eps: eps},
 		LB:     lo, Post: lo, PostUpper: up, UB: up, UBPostProcessing: eps, UBAsymptote: up,

@@ -3,6 +3,7 @@ package bounds
 import (
 	"math"
 
+	"github.com/bernamp/bernamp/check"
 	"github.com/bernamp/bernamp/internal/floatbits"
 	"github.com/bernamp/bernamp/internal/logspace"
 )
@@ -18,6 +19,7 @@ import (
 type Upper struct {
 	PostProcessing float64 // eps, in nats
 	Asymptote      float64 // d k r_alpha(c), in nats, rounded up
+	AsymptoteLower float64 // d k r_alpha(c), in nats, rounded down (a lower bound, not part of Value)
 }
 
 // Value returns min(PostProcessing, Asymptote).
@@ -28,12 +30,24 @@ func (u Upper) Value() float64 { return math.Min(u.PostProcessing, u.Asymptote) 
 // eps >= 0 finite.
 func UpperBound(d, k int, c, alpha, eps float64) Upper {
 	checkPoint(d, k, c, alpha, eps)
+	return upperBound(d, k, c, alpha, eps)
+}
+
+// UpperAt returns UpperBound at the point p.
+func UpperAt(p check.ValidPoint) Upper {
+	mustPoint(p)
+	return upperBound(p.D(), p.K(), p.C(), p.Alpha(), p.Eps())
+}
+
+// upperBound is UpperBound without the checks.
+func upperBound(d, k int, c, alpha, eps float64) Upper {
 	// Renyi's error grows with alpha D (renyiUlps); the products add two
-	// roundings. Rounding up by that many ulps keeps the asymptote above
-	// its exact value.
-	a := float64(d) * float64(k) * Renyi(alpha, c)
-	ulps := renyiUlps(alpha, logspace.LogOdds(c)) + 4
-	return Upper{PostProcessing: eps, Asymptote: floatbits.Up(a*(1+ulps*0x1p-53), 1)}
+	// roundings. Rounding by that many ulps keeps the asymptote above
+	// (AsymptoteLower below) its exact value.
+	a := float64(d) * float64(k) * renyi(alpha, c)
+	ulps := (renyiUlps(alpha, logspace.LogOdds(c)) + 4) * 0x1p-53
+	return Upper{PostProcessing: eps, Asymptote: floatbits.Up(a*(1+ulps), 1),
+		AsymptoteLower: max(0, -floatbits.Up(-a*(1-ulps), 1))}
 }
 
 // Lower returns the lower bound of Theorem 4 (eqs. 5 and 7): the amplified
@@ -72,11 +86,21 @@ func Lower(d, k int, c, alpha, eps float64) float64 {
 	if d > maxN/k {
 		panic(badN)
 	}
+	return lower(d*k, c, alpha, eps)
+}
+
+// LowerAt returns Lower at the point p (d k <= 2^53 by construction).
+func LowerAt(p check.ValidPoint) float64 {
+	mustPoint(p)
+	return lower(p.N(), p.C(), p.Alpha(), p.Eps())
+}
+
+// lower is Lower at n = d k without the checks.
+func lower(n int, c, alpha, eps float64) float64 {
 	if eps == 0 {
 		return 0
 	}
-	D := Logit(alpha, eps)
-	return pairDivergence(d*k, c, alpha, D)
+	return pairDivergence(n, c, alpha, logit(alpha, eps))
 }
 
 // maxN is the largest n = d k that Lower accepts: indices stay exact in
@@ -130,10 +154,22 @@ func logH(L, alpha float64) float64 {
 // 1, 0 < c < 1/2, alpha > 1 finite, eps >= 0 finite.
 func Theorem2(d int, c, alpha, eps float64) float64 {
 	checkPoint(d, 1, c, alpha, eps)
+	return theorem2(d, c, alpha, eps)
+}
+
+// Theorem2At returns Theorem2 at the point p's d, c, alpha and eps (the
+// bound is for one sample: p's k is not used).
+func Theorem2At(p check.ValidPoint) float64 {
+	mustPoint(p)
+	return theorem2(p.D(), p.C(), p.Alpha(), p.Eps())
+}
+
+// theorem2 is Theorem2 without the checks.
+func theorem2(d int, c, alpha, eps float64) float64 {
 	K := math.Exp(-2 * (0.5 - c) * (0.5 - c) * float64(d))
-	q := P(alpha, eps) + K
+	q := pStar(alpha, eps) + K
 	if q > 0.5 {
 		return 0
 	}
-	return Renyi(alpha, q)
+	return renyi(alpha, q)
 }

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/bernamp/bernamp/check"
 	"github.com/bernamp/bernamp/internal/floatbits"
@@ -34,6 +35,11 @@ func (r Range) Check() error {
 // passes Check; the message names the first bad coordinate (numbered from
 // 1).
 func CheckRanges(ranges []Range) error {
+	check.Counts.Checks.Add(1)
+	return checkRanges(ranges)
+}
+
+func checkRanges(ranges []Range) error {
 	if len(ranges) == 0 {
 		return errors.New("ranges: need at least one coordinate")
 	}
@@ -79,10 +85,16 @@ func Symmetric(d int, c float64) []Range {
 // log rho_2 come from logRatio and logRatioC). It panics unless a, b are in
 // (0, 1) and alpha > 1 is finite.
 func BernoulliRenyi(alpha, a, b float64) float64 {
+	check.Counts.Checks.Add(1)
 	checkAlpha(alpha)
 	if !(a > 0 && a < 1 && b > 0 && b < 1) {
 		panic(badBern)
 	}
+	return bernoulliRenyi(alpha, a, b)
+}
+
+// bernoulliRenyi is BernoulliRenyi without the checks.
+func bernoulliRenyi(alpha, a, b float64) float64 {
 	if a == b {
 		return 0
 	}
@@ -113,15 +125,22 @@ func BernoulliRenyi(alpha, a, b float64) float64 {
 // above its exact value. It panics on invalid arguments (see RangeUpperBound
 // for the checked form).
 func RangeAsymptote(ranges []Range, k int, alpha float64) float64 {
-	if err := CheckRanges(ranges); err != nil {
+	check.Counts.Checks.Add(1)
+	if err := checkRanges(ranges); err != nil {
 		panic(badRanges)
 	}
 	if k < 1 {
 		panic(badDK)
 	}
+	checkAlpha(alpha)
+	return rangeAsymptote(ranges, k, alpha)
+}
+
+// rangeAsymptote is RangeAsymptote without the checks.
+func rangeAsymptote(ranges []Range, k int, alpha float64) float64 {
 	var sum float64
 	for _, r := range ranges {
-		sum += math.Max(BernoulliRenyi(alpha, r.Hi, r.Lo), BernoulliRenyi(alpha, r.Lo, r.Hi))
+		sum += math.Max(bernoulliRenyi(alpha, r.Hi, r.Lo), bernoulliRenyi(alpha, r.Lo, r.Hi))
 	}
 	return floatbits.Up(float64(k)*sum*(1+asymptotePad), asymptoteUlps)
 }
@@ -146,10 +165,96 @@ const (
 // returns an error for invalid ranges, k < 1, alpha not > 1 and finite, or
 // eps not >= 0 and finite.
 func RangeUpperBound(ranges []Range, k int, alpha, eps float64) (Upper, error) {
-	if err := checkRangePoint(ranges, k, alpha, eps); err != nil {
+	p, err := NewRangePoint(ranges, k, alpha, eps)
+	if err != nil {
 		return Upper{}, fmt.Errorf("bounds.RangeUpperBound: %w", err)
 	}
-	return Upper{PostProcessing: eps, Asymptote: RangeAsymptote(ranges, k, alpha)}, nil
+	return p.Upper(), nil
+}
+
+// RangePoint is the ranges counterpart of check.ValidPoint: per-coordinate
+// ranges, k, alpha and eps that passed CheckRanges, check.K, check.Alpha and
+// check.Eps once, where they entered. Only NewRangePoint makes one, so its
+// methods (and the functions of packages solver and bernamp that take one)
+// do not check them again. The ranges are a private copy. The zero
+// RangePoint is not a point (IsZero); its methods panic.
+type RangePoint struct {
+	ranges     []Range
+	k          int
+	alpha, eps float64
+}
+
+// NewRangePoint returns the point, or the first error of CheckRanges,
+// check.K, check.Alpha and check.Eps, in that order. (k, alpha and eps are
+// checked as the point d = 1, c = 1/4 of check.NewValidPoint, whose d and c
+// always pass: one implementation of the checks and their messages.)
+func NewRangePoint(ranges []Range, k int, alpha, eps float64) (RangePoint, error) {
+	if err := checkRanges(ranges); err != nil {
+		return RangePoint{}, err
+	}
+	if _, err := check.NewValidPoint(1, k, 0.25, alpha, eps); err != nil {
+		return RangePoint{}, err
+	}
+	return RangePoint{slices.Clone(ranges), k, alpha, eps}, nil
+}
+
+// Ranges returns a copy of the ranges, one per coordinate.
+func (p RangePoint) Ranges() []Range { return slices.Clone(p.ranges) }
+
+// D returns the number of coordinates, len(Ranges()).
+func (p RangePoint) D() int { return len(p.ranges) }
+
+// K returns the number k of Bernoulli samples, >= 1.
+func (p RangePoint) K() int { return p.k }
+
+// Alpha returns the Rényi order alpha, > 1 and finite.
+func (p RangePoint) Alpha() float64 { return p.alpha }
+
+// Eps returns the RDP level eps at order alpha, in nats, >= 0 and finite.
+func (p RangePoint) Eps() float64 { return p.eps }
+
+// IsZero reports whether p is the zero RangePoint, which NewRangePoint
+// never returns.
+func (p RangePoint) IsZero() bool { return p.ranges == nil }
+
+func (p RangePoint) must() {
+	if p.IsZero() {
+		panic(badZeroRanges)
+	}
+}
+
+// Upper returns RangeUpperBound at p.
+func (p RangePoint) Upper() Upper {
+	p.must()
+	return Upper{PostProcessing: p.eps, Asymptote: rangeAsymptote(p.ranges, p.k, p.alpha)}
+}
+
+// Lower returns RangeLower at p; the error, if any, wraps ErrRangeSize.
+func (p RangePoint) Lower() (lb float64, aHi []bool, err error) {
+	p.must()
+	return rangeLower(p.ranges, p.k, p.alpha, p.eps)
+}
+
+// Pair returns PairAt's mass p = P(alpha, eps) of the Theorem 4 pair and
+// its bound div on r_alpha(p) <= eps at p's alpha and eps.
+func (p RangePoint) Pair() (mass, div float64) {
+	p.must()
+	return pair(p.alpha, p.eps)
+}
+
+// Logit returns Logit(alpha, eps) at p's alpha and eps.
+func (p RangePoint) Logit() float64 {
+	p.must()
+	return logit(p.alpha, p.eps)
+}
+
+// Coin returns k R_alpha(Bern(Lo_l) || Bern(Hi_l)) and k R_alpha(Bern(Hi_l)
+// || Bern(Lo_l)) (BernoulliRenyi) for coordinate l of p, the divergences
+// between the outputs of its two ends.
+func (p RangePoint) Coin(l int) (loHi, hiLo float64) {
+	p.must()
+	r, k := p.ranges[l], float64(p.k)
+	return k * bernoulliRenyi(p.alpha, r.Lo, r.Hi), k * bernoulliRenyi(p.alpha, r.Hi, r.Lo)
 }
 
 // MaxRangeOutputs is the largest number of outputs RangeLower evaluates:
@@ -199,9 +304,15 @@ var ErrRangeSize = errors.New("bounds: ranges problem too large")
 // invalid arguments, and one wrapping ErrRangeSize when even one orientation
 // has more than MaxRangeOutputs outputs.
 func RangeLower(ranges []Range, k int, alpha, eps float64) (lb float64, aHi []bool, err error) {
-	if err := checkRangePoint(ranges, k, alpha, eps); err != nil {
+	p, err := NewRangePoint(ranges, k, alpha, eps)
+	if err != nil {
 		return 0, nil, fmt.Errorf("bounds.RangeLower: %w", err)
 	}
+	return p.Lower()
+}
+
+// rangeLower is RangeLower without the checks.
+func rangeLower(ranges []Range, k int, alpha, eps float64) (lb float64, aHi []bool, err error) {
 	groups := rangeGroups(ranges)
 	base := 1.0 // outputs of the orientation a = (Lo_l)
 	all := 1.0  // outputs summed over every orientation class
@@ -221,7 +332,7 @@ func RangeLower(ranges []Range, k int, alpha, eps float64) (lb float64, aHi []bo
 	if eps == 0 {
 		return 0, aHi, nil
 	}
-	D := Logit(alpha, eps)
+	D := logit(alpha, eps)
 	// flips[g] = number of the group's coordinates on which a takes Hi (the
 	// first ones, by the permutation symmetry within a group).
 	flips := make([]int, len(groups))
@@ -283,15 +394,15 @@ const tieRel = 1e-13
 // min(eps, U_inf) from RangeUpperBound (an upper bound, rounded up), so lb
 // <= Post <= ub. Errors are those of RangeLower.
 func RangeBounds(ranges []Range, k int, alpha, eps float64) (lb, ub float64, err error) {
-	u, err := RangeUpperBound(ranges, k, alpha, eps)
+	p, err := NewRangePoint(ranges, k, alpha, eps)
+	if err != nil {
+		return 0, 0, fmt.Errorf("bounds.RangeUpperBound: %w", err)
+	}
+	lb, _, err = p.Lower()
 	if err != nil {
 		return 0, 0, err
 	}
-	lb, _, err = RangeLower(ranges, k, alpha, eps)
-	if err != nil {
-		return 0, 0, err
-	}
-	return lb, u.Value(), nil
+	return lb, p.Upper().Value(), nil
 }
 
 // rangeGroup is a set of coordinates sharing one range, in input order.
@@ -412,18 +523,9 @@ func logRatioC(x, y float64) float64 {
 	return math.Log1p(-x) - math.Log1p(-y)
 }
 
-// checkRangePoint returns the first error about the ranges, k, alpha and
-// eps, in that order.
-func checkRangePoint(ranges []Range, k int, alpha, eps float64) error {
-	for _, err := range []error{CheckRanges(ranges), check.K(k), check.Alpha(alpha), check.Eps(eps)} {
-		if err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
 const (
 	badBern   = "bounds: Bernoulli parameters must be in (0, 1)"
 	badRanges = "bounds: invalid ranges or k"
+
+	badZeroRanges = "bounds: the zero RangePoint is not a point (make one with NewRangePoint)"
 )

@@ -8,11 +8,19 @@
 // a finite number for every argument in its stated domain; arguments outside
 // it are programmer errors and panic (validate user input with package
 // check first).
+//
+// A point is validated once, where it enters: the functions that take a
+// check.ValidPoint (UpperAt, LowerAt, Theorem2At, PAt, LogitAt, RenyiAt,
+// PairAt) do not check its parameters again, and neither does any function
+// of the package internally; the float-argument functions (UpperBound,
+// Lower, Theorem2, P, Logit, Renyi, ...) are the checked entry points for
+// callers that hold no ValidPoint.
 package bounds
 
 import (
 	"math"
 
+	"github.com/bernamp/bernamp/check"
 	"github.com/bernamp/bernamp/internal/floatbits"
 	"github.com/bernamp/bernamp/internal/logspace"
 )
@@ -28,12 +36,24 @@ import (
 //
 // Renyi panics unless 0 < p <= 1/2 and alpha > 1 is finite.
 func Renyi(alpha, p float64) float64 {
+	check.Counts.Checks.Add(1)
 	if !(p > 0 && p <= 0.5) {
 		panic(badP)
 	}
 	checkAlpha(alpha)
-	return renyiLogit(alpha, logspace.LogOdds(p))
+	return renyi(alpha, p)
 }
+
+// RenyiAt returns r_alpha(c) (Renyi) at the point's alpha and c: the
+// divergence between the outputs of one coin flip at the two ends of
+// [c, 1-c].
+func RenyiAt(p check.ValidPoint) float64 {
+	mustPoint(p)
+	return renyi(p.Alpha(), p.C())
+}
+
+// renyi is Renyi without the checks.
+func renyi(alpha, p float64) float64 { return renyiLogit(alpha, logspace.LogOdds(p)) }
 
 // renyiLogit returns r_alpha as a function of D = log((1-p)/p) >= 0.
 //
@@ -93,14 +113,49 @@ func renyiUlps(alpha, D float64) float64 {
 //
 // P panics unless alpha > 1 is finite and eps >= 0 is finite.
 func P(alpha, eps float64) float64 {
-	D := Logit(alpha, eps)
+	checkOrderEps(alpha, eps)
+	return pStar(alpha, eps)
+}
+
+// PAt returns P(alpha, eps) at the point's alpha and eps.
+func PAt(p check.ValidPoint) float64 {
+	mustPoint(p)
+	return pStar(p.Alpha(), p.Eps())
+}
+
+// PairAt returns the mass p = P(alpha, eps) of the Theorem 4 pair at the
+// point and div, an upper bound on the divergences R_alpha(P||Q) =
+// R_alpha(Q||P) = r_alpha(p) <= eps of the pair: r_alpha(p) computed, 0 at
+// p = 1/2 (eps = 0), and eps itself where p underflows to 0 (eps above
+// about 745 + log(2)/(alpha-1)), where the pair meant is the exact one with
+// logit LogitAt(p).
+func PairAt(p check.ValidPoint) (mass, div float64) {
+	mustPoint(p)
+	return pair(p.Alpha(), p.Eps())
+}
+
+// pair is PairAt at alpha and eps without the checks.
+func pair(alpha, eps float64) (mass, div float64) {
+	mass = pStar(alpha, eps)
+	switch {
+	case mass == 0:
+		div = eps
+	case mass < 0.5:
+		div = renyi(alpha, mass)
+	}
+	return mass, div
+}
+
+// pStar is P without the checks.
+func pStar(alpha, eps float64) float64 {
+	D := logit(alpha, eps)
 	p0 := expit(-D)
 	if p0 == 0.5 || p0 == 0 {
 		return p0
 	}
 	// p0 is within about (1 + D) * 1e-16 relative of the root; bracket it
 	// with margin and bisect on the float64 bits of p, r being decreasing.
-	feasible := func(p float64) bool { return Renyi(alpha, p) <= eps }
+	feasible := func(p float64) bool { return renyi(alpha, p) <= eps }
 	lo, hi := p0*(1-1e-12), math.Min(p0*(1+1e-12), 0.5)
 	if feasible(lo) || !feasible(hi) {
 		return p0 // the bracket failed: keep the logit's p
@@ -111,9 +166,21 @@ func P(alpha, eps float64) float64 {
 
 // Logit returns D = log((1-p)/p) for p = P(alpha, eps), which stays
 // representable where p itself would underflow (eps above about 700).
+//
+// Logit panics unless alpha > 1 is finite and eps >= 0 is finite.
 func Logit(alpha, eps float64) float64 {
-	checkAlpha(alpha)
-	checkEps(eps)
+	checkOrderEps(alpha, eps)
+	return logit(alpha, eps)
+}
+
+// LogitAt returns Logit(alpha, eps) at the point's alpha and eps.
+func LogitAt(p check.ValidPoint) float64 {
+	mustPoint(p)
+	return logit(p.Alpha(), p.Eps())
+}
+
+// logit is Logit without the checks.
+func logit(alpha, eps float64) float64 {
 	if eps == 0 {
 		return 0
 	}
@@ -184,7 +251,16 @@ const (
 	badEps   = "bounds: eps must be >= 0 and finite"
 	badC     = "bounds: c must be in (0, 1/2)"
 	badDK    = "bounds: d and k must be >= 1"
+	badZero  = "bounds: the zero check.ValidPoint is not a point (make one with check.NewValidPoint)"
 )
+
+// mustPoint panics on the zero ValidPoint, the only invalid one (it checks
+// no parameter).
+func mustPoint(p check.ValidPoint) {
+	if p.IsZero() {
+		panic(badZero)
+	}
+}
 
 func checkAlpha(alpha float64) {
 	if !(alpha > 1) || math.IsInf(alpha, 1) {
@@ -198,7 +274,18 @@ func checkEps(eps float64) {
 	}
 }
 
+// checkOrderEps panics unless alpha and eps are in their domains; it is the
+// check of the entry points P and Logit (counted by check.Counts.Checks).
+func checkOrderEps(alpha, eps float64) {
+	check.Counts.Checks.Add(1)
+	checkAlpha(alpha)
+	checkEps(eps)
+}
+
+// checkPoint panics unless the point is in the domain; it is the check of
+// the float-argument entry points (counted by check.Counts.Checks).
 func checkPoint(d, k int, c, alpha, eps float64) {
+	check.Counts.Checks.Add(1)
 	if d < 1 || k < 1 {
 		panic(badDK)
 	}

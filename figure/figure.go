@@ -167,31 +167,32 @@ func parseRow(rec []string, at map[string]int) (Row, error) {
 		return Row{}, err
 	}
 	r.Status = rec[at["status"]]
-	if err := r.validate(); err != nil {
+	if _, err := r.validate(); err != nil {
 		return Row{}, err
 	}
 	return r, nil
 }
 
-// validate returns an error unless the point is in the domain of
-// bernamp.Params, the values are finite and the status is known.
-func (r Row) validate() error {
-	if err := check.Point(r.D, r.K, r.C, r.Alpha, r.Eps); err != nil {
-		return err
+// validate returns the row's point, or an error unless the point is in the
+// domain of bernamp.Params, the values are finite and the status is known.
+func (r Row) validate() (check.ValidPoint, error) {
+	pt, err := check.NewValidPoint(r.D, r.K, r.C, r.Alpha, r.Eps)
+	if err != nil {
+		return check.ValidPoint{}, err
 	}
 	for _, v := range []struct {
 		name string
 		x    float64
 	}{{"lb", r.LB}, {"ub", r.UB}, {"post", r.Post}, {"post_upper", r.PostUpper}} {
 		if math.IsNaN(v.x) || math.IsInf(v.x, 0) {
-			return fmt.Errorf("%s is %v, must be finite", v.name, v.x)
+			return check.ValidPoint{}, fmt.Errorf("%s is %v, must be finite", v.name, v.x)
 		}
 	}
 	switch r.Status {
 	case bernamp.StatusCertified, bernamp.StatusWitness, bernamp.StatusBounds:
-		return nil
+		return pt, nil
 	}
-	return fmt.Errorf("status is %q, must be %s, %s or %s", r.Status,
+	return check.ValidPoint{}, fmt.Errorf("status is %q, must be %s, %s or %s", r.Status,
 		bernamp.StatusCertified, bernamp.StatusWitness, bernamp.StatusBounds)
 }
 
@@ -359,14 +360,17 @@ func Prepare(rows []Row, opts *Options) (*Figure, error) {
 	}
 
 	groups := make(map[key][]Row)
+	points := make(map[key]check.ValidPoint) // a row's point per panel (the asymptote does not depend on eps)
 	var keys []key
 	for i, r := range rows {
-		if err := r.validate(); err != nil {
+		pt, err := r.validate()
+		if err != nil {
 			return nil, fmt.Errorf("figure: row %d: %w", i+1, err)
 		}
 		kk := key{r.D, r.K, r.C, r.Alpha}
 		if _, ok := groups[kk]; !ok {
 			keys = append(keys, kk)
+			points[kk] = pt
 		}
 		groups[kk] = append(groups[kk], r)
 	}
@@ -413,7 +417,7 @@ func Prepare(rows []Row, opts *Options) (*Figure, error) {
 			D: kk.d, K: kk.k, C: kk.c, Alpha: kk.alpha,
 			Row:  slices.Index(rowKeys, rk(kk)),
 			Col:  slices.Index(cols, col(kk)),
-			Asym: bounds.UpperBound(kk.d, kk.k, kk.c, kk.alpha, 0).Asymptote,
+			Asym: bounds.UpperAt(points[kk]).Asymptote,
 			XMin: rs[0].Eps,
 			XMax: rs[len(rs)-1].Eps,
 		}

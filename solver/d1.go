@@ -43,32 +43,39 @@ const (
 // within Settings.Tol. A cancelled ctx or the box limit ends the search
 // early with Status Witness and the bound proved so far.
 func One(ctx context.Context, k int, c, alpha, eps float64, s *Settings) (*Result, error) {
-	if err := check.Point(1, k, c, alpha, eps); err != nil {
+	pt, err := check.NewValidPoint(1, k, c, alpha, eps)
+	if err != nil {
 		return nil, fmt.Errorf("solver.One: %w: %w", ErrInput, err)
 	}
 	if s != nil && !(s.Tol >= 0) {
 		return nil, fmt.Errorf("solver.One: %w: tol is %v, must be >= 0", ErrInput, s.Tol)
 	}
+	return solveOne(ctx, pt, s)
+}
+
+// solveOne is One at the point pt (pt.D() is 1); s.Tol is >= 0.
+func solveOne(ctx context.Context, pt check.ValidPoint, s *Settings) (*Result, error) {
+	k, c, alpha, eps := pt.K(), pt.C(), pt.Alpha(), pt.Eps()
 	if k > OneMaxK {
 		return nil, fmt.Errorf("solver.One: %w: k = %d, more than %d", ErrTooLarge, k, OneMaxK)
 	}
 	start := time.Now()
 	tol := s.tol()
-	ub := bounds.UpperBound(1, k, c, alpha, eps).Value()
+	ub := bounds.UpperAt(pt).Value()
 	if NearOne(alpha, tol) {
-		return nearOne(&Result{Upper: ub, Method: MethodClosedForm}, 1, k, c, alpha, eps, tol, start), nil
+		return nearOne(&Result{Upper: ub, Method: MethodClosedForm}, pt, tol, start), nil
 	}
 	p := newOne(k, c, alpha, eps)
 
 	// The Theorem 4 pair in the (xb, y) chart is (p, p).
-	pp := bounds.P(alpha, eps)
+	pp := bounds.PAt(pt)
 	res := &Result{Upper: ub, Method: MethodClosedForm}
 	best := point{pp, pp}
 	// bestLog is on the low side of log F at the witness (f - e), so that
 	// Lower is the value of a feasible point rounded down.
 	f, e := p.logF(pp, pp)
 	bestLog := f - e
-	if lb := lowerLB(bounds.Lower(1, k, c, alpha, eps)); lb*(alpha-1) > bestLog {
+	if lb := lowerLB(bounds.LowerAt(pt)); lb*(alpha-1) > bestLog {
 		bestLog = lb * (alpha - 1)
 	}
 	finish := func() (*Result, error) {
@@ -91,7 +98,7 @@ func One(ctx context.Context, k int, c, alpha, eps float64, s *Settings) (*Resul
 		return finish()
 	}
 	if NearOne(alpha, tol) {
-		return nearOne(res, 1, k, c, alpha, eps, tol, start), nil
+		return nearOne(res, pt, tol, start), nil
 	}
 
 	res.Method = MethodPolygonBB
@@ -157,19 +164,13 @@ const (
 // closed form min(eps, d k r_alpha(c)), and Status is Bounds (Certified when
 // they are within tol). No search runs: its float64 evaluations of (alpha-1)
 // R_alpha cannot resolve tol there.
-func nearOne(res *Result, d, k int, c, alpha, eps, tol float64, start time.Time) *Result {
-	res.Lower = math.Min(lowerLB(bounds.Lower(d, k, c, alpha, eps)), res.Upper)
-	pp := bounds.P(alpha, eps)
-	res.Corners = []string{ConstCorner(0, d), ConstCorner(1, d)}
+func nearOne(res *Result, pt check.ValidPoint, tol float64, start time.Time) *Result {
+	res.Lower = math.Min(lowerLB(bounds.LowerAt(pt)), res.Upper)
+	// Where p* underflows, the exact pair has r_alpha(p*) <= eps (PairAt).
+	pp, div := bounds.PairAt(pt)
+	res.Corners = []string{ConstCorner(0, pt.D()), ConstCorner(1, pt.D())}
 	res.P, res.Q = []float64{pp, 1 - pp}, []float64{1 - pp, pp}
-	res.DivPQ, res.DivQP = 0, 0
-	switch {
-	case pp == 0: // p* underflows: the exact pair has r_alpha(p*) <= eps
-		res.DivPQ, res.DivQP = eps, eps
-	case pp < 0.5:
-		res.DivPQ = bounds.Renyi(alpha, pp)
-		res.DivQP = res.DivPQ
-	}
+	res.DivPQ, res.DivQP = div, div
 	res.Method = MethodClosedForm
 	res.Status = Bounds
 	if res.Upper-res.Lower <= tol {

@@ -62,9 +62,20 @@ const (
 // search: the Result keeps the best witness found and Search.Complete is
 // false.
 func Maximize(ctx context.Context, d, k int, c, alpha, eps float64, workers int, s *Settings) (*Result, *Search, error) {
-	if err := check.Point(d, k, c, alpha, eps); err != nil {
+	pt, err := check.NewValidPoint(d, k, c, alpha, eps)
+	if err != nil {
 		return nil, nil, fmt.Errorf("solver.Maximize: %w: %w", ErrInput, err)
 	}
+	return MaximizeAt(ctx, pt, workers, s)
+}
+
+// MaximizeAt is Maximize at the point pt, valid by construction: it checks
+// only the settings.
+func MaximizeAt(ctx context.Context, pt check.ValidPoint, workers int, s *Settings) (*Result, *Search, error) {
+	if pt.IsZero() {
+		panic("solver.MaximizeAt: the zero check.ValidPoint is not a point")
+	}
+	d, k, c, alpha, eps := pt.D(), pt.K(), pt.C(), pt.Alpha(), pt.Eps()
 	if s != nil && !(s.Tol >= 0) {
 		return nil, nil, fmt.Errorf("solver.Maximize: %w: tol is %v, must be >= 0", ErrInput, s.Tol)
 	}
@@ -76,20 +87,20 @@ func Maximize(ctx context.Context, d, k int, c, alpha, eps float64, workers int,
 		return nil, nil, fmt.Errorf("solver.Maximize: %w: the full program has (k+1)^d = %.3g outputs, more than 2^20: use %q", ErrInput, math.Pow(float64(k+1), float64(d)), MethodReduced)
 	}
 	if d == 1 {
-		r, err := One(ctx, k, c, alpha, eps, s)
+		r, err := solveOne(ctx, pt, s)
 		return r, nil, err
 	}
 	start := time.Now()
 	tol := s.tol()
-	ub := bounds.UpperBound(d, k, c, alpha, eps).Value()
+	ub := bounds.UpperAt(pt).Value()
 	if NearOne(alpha, tol) {
-		return nearOne(&Result{Upper: ub}, d, k, c, alpha, eps, tol, start), &Search{}, nil
+		return nearOne(&Result{Upper: ub}, pt, tol, start), &Search{}, nil
 	}
 	if err := SearchFits(d, k, workers, s.maxMemory()); err != nil {
 		return nil, nil, fmt.Errorf("solver.Maximize: %w", err)
 	}
-	lb := bounds.Lower(d, k, c, alpha, eps)
-	D := bounds.Logit(alpha, eps)
+	lb := bounds.LowerAt(pt)
+	D := bounds.LogitAt(pt)
 
 	configs := corner.Orbits(d)
 	rec := &Search{Configs: len(configs)}
@@ -101,7 +112,7 @@ func Maximize(ctx context.Context, d, k int, c, alpha, eps float64, workers int,
 	best := found{logF: math.Inf(-1), config: -1}
 	deepDone := true // stage 2 ran on every configuration chosen for it
 	if ub-lb > tol && eps > 0 {
-		rc := bounds.Renyi(alpha, c)
+		rc := bounds.RenyiAt(pt)
 		var todo []int
 		for i, cf := range configs {
 			h := 0
@@ -132,11 +143,10 @@ func Maximize(ctx context.Context, d, k int, c, alpha, eps float64, workers int,
 	full := FullFits(d, k)
 	res.Lower = lb
 	res.Corners = []string{corner.Name(0, d), corner.Name(1<<d-1, d)}
-	p := bounds.P(alpha, eps)
+	p, div := bounds.PairAt(pt)
 	res.P, res.Q = []float64{p, 1 - p}, []float64{1 - p, p}
 	if p > 0 { // p underflows only where UB - LB <= Tol already
-		res.DivPQ = bounds.Renyi(alpha, p)
-		res.DivQP = res.DivPQ
+		res.DivPQ, res.DivQP = div, div
 	}
 	if best.config >= 0 {
 		if v, ok := verifyWitness(configs[best.config], d, k, c, alpha, eps, best.x, best.y, full); ok && v.value > res.Lower {

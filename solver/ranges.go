@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/bernamp/bernamp/bounds"
-	"github.com/bernamp/bernamp/check"
 	"github.com/bernamp/bernamp/corner"
 )
 
@@ -73,15 +72,24 @@ const (
 // input, d > MaxRangeDim, (k+1)^d > 2^20 or a search estimated at more than
 // MaxRangeWork output evaluations.
 func MaximizeRanges(ctx context.Context, ranges []bounds.Range, k int, alpha, eps float64, workers int, s *Settings) (*Result, *Search, error) {
-	for _, err := range []error{bounds.CheckRanges(ranges), check.K(k), check.Alpha(alpha), check.Eps(eps)} {
-		if err != nil {
-			return nil, nil, fmt.Errorf("solver.MaximizeRanges: %w: %w", ErrInput, err)
-		}
+	rp, err := bounds.NewRangePoint(ranges, k, alpha, eps)
+	if err != nil {
+		return nil, nil, fmt.Errorf("solver.MaximizeRanges: %w: %w", ErrInput, err)
 	}
+	return MaximizeRangesAt(ctx, rp, workers, s)
+}
+
+// MaximizeRangesAt is MaximizeRanges at the point rp, valid by
+// construction: it checks only the settings and the sizes.
+func MaximizeRangesAt(ctx context.Context, rp bounds.RangePoint, workers int, s *Settings) (*Result, *Search, error) {
+	if rp.IsZero() {
+		panic("solver.MaximizeRangesAt: the zero bounds.RangePoint is not a point")
+	}
+	k, eps := rp.K(), rp.Eps()
 	if s != nil && !(s.Tol >= 0) {
 		return nil, nil, fmt.Errorf("solver.MaximizeRanges: %w: tol is %v, must be >= 0", ErrInput, s.Tol)
 	}
-	d := len(ranges)
+	d := rp.D()
 	if d > MaxRangeDim {
 		return nil, nil, fmt.Errorf("solver.MaximizeRanges: %w: %d coordinates, at most %d can be searched", ErrInput, d, MaxRangeDim)
 	}
@@ -90,17 +98,13 @@ func MaximizeRanges(ctx context.Context, ranges []bounds.Range, k int, alpha, ep
 	}
 	start := time.Now()
 	tol := s.tol()
-	up, err := bounds.RangeUpperBound(ranges, k, alpha, eps)
-	if err != nil {
-		return nil, nil, fmt.Errorf("solver.MaximizeRanges: %w", err)
-	}
-	ub := up.Value()
-	lb, aHi, err := bounds.RangeLower(ranges, k, alpha, eps)
+	ub := rp.Upper().Value()
+	lb, aHi, err := rp.Lower()
 	if err != nil {
 		return nil, nil, fmt.Errorf("solver.MaximizeRanges: %w", err)
 	}
 
-	rs := newRangeSearch(ranges, k, alpha, eps)
+	rs := newRangeSearch(rp)
 	if w := rs.work(); w > MaxRangeWork {
 		return nil, nil, fmt.Errorf("solver.MaximizeRanges: %w: %d supports, about %.2g output evaluations to search, more than %.2g (bounds.RangeBounds still applies)", ErrInput, len(rs.supports), w, float64(MaxRangeWork))
 	}
@@ -113,7 +117,7 @@ func MaximizeRanges(ctx context.Context, ranges []bounds.Range, k int, alpha, ep
 		}
 	}
 	zb := za ^ (1<<d - 1)
-	p := bounds.P(alpha, eps)
+	p, div := rp.Pair()
 	best := rangeFound{logF: math.Inf(-1), idx: -1}
 	if ub-lb > tol && eps > 0 {
 		best = rs.run(ctx, lb+tol, workers, rec, za, zb, p)
@@ -124,8 +128,7 @@ func MaximizeRanges(ctx context.Context, ranges []bounds.Range, k int, alpha, ep
 	res.Corners = []string{corner.Name(za, d), corner.Name(zb, d)}
 	res.P, res.Q = []float64{p, 1 - p}, []float64{1 - p, p}
 	if p > 0 { // p underflows only where UB - LB <= Tol already
-		res.DivPQ = bounds.Renyi(alpha, p)
-		res.DivQP = res.DivPQ
+		res.DivPQ, res.DivQP = div, div
 	}
 	if best.idx >= 0 {
 		// The search's witness replaces the pair only when clearly better
@@ -166,9 +169,9 @@ type rangeFound struct {
 	idx  int
 }
 
-func newRangeSearch(ranges []bounds.Range, k int, alpha, eps float64) *rangeSearch {
-	d := len(ranges)
-	rs := &rangeSearch{d: d, k: k, alpha: alpha, eps: eps, D: bounds.Logit(alpha, eps),
+func newRangeSearch(rp bounds.RangePoint) *rangeSearch {
+	ranges, d, k := rp.Ranges(), rp.D(), rp.K()
+	rs := &rangeSearch{d: d, k: k, alpha: rp.Alpha(), eps: rp.Eps(), D: rp.Logit(),
 		group: make([]int, d), div: make([][2]float64, d), lo: make([]float64, d), hi: make([]float64, d)}
 	idx := map[bounds.Range]int{}
 	for l, r := range ranges {
@@ -179,8 +182,7 @@ func newRangeSearch(ranges []bounds.Range, k int, alpha, eps float64) *rangeSear
 		}
 		rs.group[l] = g
 		rs.lo[l], rs.hi[l] = r.Lo, r.Hi
-		rs.div[l][0] = float64(k) * bounds.BernoulliRenyi(alpha, r.Lo, r.Hi)
-		rs.div[l][1] = float64(k) * bounds.BernoulliRenyi(alpha, r.Hi, r.Lo)
+		rs.div[l][0], rs.div[l][1] = rp.Coin(l)
 	}
 	rs.supports = rs.enumerate()
 	return rs

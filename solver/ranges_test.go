@@ -301,7 +301,7 @@ func TestRangeProgramAgrees(t *testing.T) {
 		for l := range ranges {
 			ranges[l] = []bounds.Range{rg(0.1, 0.9), rg(0.2, 0.6), rg(0.01, 0.3)}[rnd.IntN(3)]
 		}
-		rs := newRangeSearch(ranges, k, 5, 1)
+		rs := newRangeSearch(rangePoint(t, ranges, k))
 		sup := rs.supports[rnd.IntN(len(rs.supports))]
 		x, y := randomMasses(rnd, corner.Points), randomMasses(rnd, corner.Points)
 		X, Y := make([]float64, 1<<d), make([]float64, 1<<d)
@@ -334,7 +334,7 @@ func TestRangeSupports(t *testing.T) {
 		{[]bounds.Range{rg(0.1, 0.9), rg(0.2, 0.6), rg(0.1, 0.9), rg(0.2, 0.6)}, -1},
 	} {
 		d := len(tc.ranges)
-		rs := newRangeSearch(tc.ranges, 1, 5, 1)
+		rs := newRangeSearch(rangePoint(t, tc.ranges, 1))
 		if tc.want >= 0 && len(rs.supports) != tc.want {
 			t.Errorf("%v: %d supports, want %d", tc.ranges, len(rs.supports), tc.want)
 		}
@@ -481,4 +481,14 @@ func ExampleMaximizeRanges() {
 	// Output:
 	// 0.8024 <= Post <= 1 (witness)
 	// [11 00]
+}
+
+// rangePoint returns the point (ranges, k, alpha 5, eps 1).
+func rangePoint(t *testing.T, ranges []bounds.Range, k int) bounds.RangePoint {
+	t.Helper()
+	rp, err := bounds.NewRangePoint(ranges, k, 5, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rp
 }
