@@ -503,17 +503,15 @@ func (pr *problem) enclose(b *box) float64 {
 		corners = append(corners, [2]coord{p1, q1}, [2]coord{p2, q2})
 	}
 	at := [][2]float64{{b.s1, b.t2}, {b.s2, b.t1}, {b.s1, b.t1}, {b.s2, b.t2}}
-	// Window the sums where the omitted terms have a finite bound over the
-	// whole box.
-	tails := pr.m.boxTails(p1, p2, q1, q2)
-	window := finiteAll(tails[:kindsUpTo[order]]...)
+	// Sums are windowed; each corner bounds its own omitted terms (see
+	// cornerTail).
 	pts := make([]*point, len(corners))
 	for i, c := range corners {
-		if p, ok := pr.cache[at[i]]; ok && p.kinds >= kindsUpTo[order] && (window || !p.windowed()) {
+		if p, ok := pr.cache[at[i]]; ok && p.kinds >= kindsUpTo[order] {
 			pts[i] = p
 			continue
 		}
-		pts[i] = pr.m.eval(c[0], c[1], order, window)
+		pts[i] = pr.m.eval(c[0], c[1], order, true)
 		pts[i].at = at[i]
 		pr.evals++
 		if pr.cache != nil {
@@ -521,13 +519,7 @@ func (pr *problem) enclose(b *box) float64 {
 		}
 	}
 	b.pts = pts
-	tv := math.Inf(-1)
-	for _, p := range pts {
-		if p.windowed() {
-			tv = tails[kVal]
-		}
-	}
-	b.ub = math.Min(pr.monotone(pts, tv), pr.paired(pts, tails[kVal]))
+	b.ub = math.Min(pr.monotone(pts, cornerTail(pts, kVal)), pr.paired(pts))
 	// A box already closed needs no Taylor form: it is not split, and its
 	// center cannot be above the target.
 	if !finite || b.ub <= pr.l0+pr.tau {
@@ -553,7 +545,7 @@ func (pr *problem) enclose(b *box) float64 {
 	// derivative is then formed times ep^i eq^j in log space.
 	taylorOK := false
 	for _, scaled := range [2]bool{false, true} {
-		up, ok := pr.taylor(psi, c, pts, tails, dp, dq, scaled)
+		up, ok := pr.taylor(psi, c, pts, dp, dq, scaled)
 		if ok {
 			taylorOK = true
 			if !scaled {
@@ -572,7 +564,7 @@ func (pr *problem) enclose(b *box) float64 {
 	edge := math.Max(math.Max(-b.s1, b.s2), math.Max(-b.t1, b.t2)) > edgeLogit
 	if (!taylorOK || edge) && b.ub > pr.l0+pr.tau {
 		for axis := range 2 {
-			if u, ok := pr.partial(b, pts, tails, window, axis); ok && u < b.ub {
+			if u, ok := pr.partial(b, pts, axis); ok && u < b.ub {
 				b.ub = u
 			}
 		}
@@ -611,33 +603,27 @@ const edgeLogit = 10
 // (monotone and paired bounds at its two ends) and the last over the box
 // (its corners pts). It keeps second-order accuracy in q where psi hardly
 // depends on p, as near the edge p = 0 at alpha near 1.
-func (pr *problem) partial(b *box, pts []*point, tails [nKinds]float64, window bool, axis int) (float64, bool) {
+func (pr *problem) partial(b *box, pts []*point, axis int) (float64, bool) {
 	var seg []*point
 	var d interval
 	kinds := [3]int{2, 5, 9} // (0,1), (0,2), (0,3)
 	if axis == 1 {
 		mq := fromLogit(mid(b.t1, b.t2))
 		q1, q2 := fromLogit(b.t1), fromLogit(b.t2)
-		seg = []*point{pr.m.eval(fromLogit(b.s1), mq, 2, window), pr.m.eval(fromLogit(b.s2), mq, 2, window)}
+		seg = []*point{pr.m.eval(fromLogit(b.s1), mq, 2, true), pr.m.eval(fromLogit(b.s2), mq, 2, true)}
 		d = interval{diff(q1, mq), diff(q2, mq)}
 	} else {
 		mp := fromLogit(mid(b.s1, b.s2))
 		p1, p2 := fromLogit(b.s1), fromLogit(b.s2)
-		seg = []*point{pr.m.eval(mp, fromLogit(b.t2), 2, window), pr.m.eval(mp, fromLogit(b.t1), 2, window)}
+		seg = []*point{pr.m.eval(mp, fromLogit(b.t2), 2, true), pr.m.eval(mp, fromLogit(b.t1), 2, true)}
 		d = interval{diff(p1, mp), diff(p2, mp)}
 		kinds = [3]int{1, 3, 6} // (1,0), (2,0), (3,0)
 	}
 	pr.evals += 2
-	tv := math.Inf(-1)
-	for _, p := range seg {
-		if p.windowed() {
-			tv = tails[kVal]
-		}
-	}
-	a0 := math.Min(pr.monotone(seg, tv), pr.paired(seg, tails[kVal]))
-	r1, ok1 := pr.derivRange(seg, kinds[0], tails, [2]float64{})
-	r2, ok2 := pr.derivRange(seg, kinds[1], tails, [2]float64{})
-	r3, ok3 := pr.derivRange(pts, kinds[2], tails, [2]float64{})
+	a0 := math.Min(pr.monotone(seg, cornerTail(seg, kVal)), pr.paired(seg))
+	r1, ok1 := pr.derivRange(seg, kinds[0], [2]float64{})
+	r2, ok2 := pr.derivRange(seg, kinds[1], [2]float64{})
+	r3, ok3 := pr.derivRange(pts, kinds[2], [2]float64{})
 	if !(ok1 && ok2 && ok3) || !finiteAll(a0) {
 		return 0, false
 	}
@@ -650,7 +636,7 @@ func (pr *problem) partial(b *box, pts []*point, tails [nKinds]float64, window b
 
 // taylor returns the order-3 Taylor bound of psi over the box (corners pts,
 // center c, offsets dp, dq from the center); false when a term overflows.
-func (pr *problem) taylor(psi val, c *point, pts []*point, tails [nKinds]float64, dp, dq interval, scaled bool) (taylorBound, bool) {
+func (pr *problem) taylor(psi val, c *point, pts []*point, dp, dq interval, scaled bool) (taylorBound, bool) {
 	ls := [2]float64{}
 	dpn, dqn := dp, dq
 	if scaled {
@@ -677,7 +663,7 @@ func (pr *problem) taylor(psi val, c *point, pts []*point, tails [nKinds]float64
 	xq := quadMax(d[2].v, d[2].err, d[5].v+d[5].err, dqn.lo, dqn.hi)
 	cs, ct := xp, xq
 	for k := kindsUpTo[2]; k < kindsUpTo[3]; k++ {
-		r, ok := pr.derivRange(pts, k, tails, ls)
+		r, ok := pr.derivRange(pts, k, ls)
 		if !ok {
 			return taylorBound{}, false
 		}
@@ -785,8 +771,8 @@ func (pr *problem) deriv(t *point, k int, ls [2]float64) val {
 
 // derivRange bounds D^(i,j) psi e^(i ls[0] + j ls[1]) over the box whose
 // corners pts holds, for kind k = (i, j): each half's sum at its extremes
-// over the corners (with the omitted terms anywhere in the box, tails).
-func (pr *problem) derivRange(pts []*point, k int, tails [nKinds]float64, ls [2]float64) (interval, bool) {
+// over the corners, each with its own omitted terms (cornerTail).
+func (pr *problem) derivRange(pts []*point, k int, ls [2]float64) (interval, bool) {
 	co := pr.coefs(k)
 	var r interval
 	ext := [6]interval{}
@@ -796,15 +782,8 @@ func (pr *problem) derivRange(pts []*point, k int, tails [nKinds]float64, ls [2]
 	// rho[h] is the range of the ratio of F's half h to G's half h (both
 	// pieces of kind k), for the paired range below.
 	rho := [2]interval{{math.Inf(1), math.Inf(-1)}, {math.Inf(1), math.Inf(-1)}}
-	windowed := false
 	for _, t := range pts {
-		windowed = windowed || t.windowed()
-		ps := pr.pieces(t, k, func(t *point) float64 {
-			if t.windowed() {
-				return tails[k] // the omitted terms anywhere in the box
-			}
-			return math.Inf(-1)
-		}, ls)
+		ps := pr.pieces(t, k, func(t *point) float64 { return t.logTail[k] }, ls)
 		for n, x := range ps {
 			ext[n].lo = math.Min(ext[n].lo, x.lo())
 			ext[n].hi = math.Max(ext[n].hi, x.hi())
@@ -826,7 +805,7 @@ func (pr *problem) derivRange(pts []*point, k int, tails [nKinds]float64, ls [2]
 			// power of u/p times a power of v/q; half 1 likewise), so its
 			// range is spanned by the corners. Where F and G nearly cancel,
 			// this range is far narrower than the two pieces' apart.
-			if !windowed && rho[n].lo > 0 && !math.IsInf(rho[n].hi, 1) {
+			if rho[n].lo > 0 && !math.IsInf(rho[n].hi, 1) {
 				b := interval{rho[n].lo - pr.k1, rho[n].hi - pr.k1}
 				m := combineUlps * eps64 * (rho[n].hi + pr.k1)
 				b = interval{b.lo - m, b.hi + m}
@@ -1018,10 +997,10 @@ const tiny = 0x1p-1000
 // with the corners exchanged. The G^T halves take their smallest values.
 // Where F and G nearly cancel (small c: the coins barely blur the
 // corners) this is far tighter than the monotone enclosure, which takes F
-// and G at opposite corners. pts[0] is (p1, q2), pts[1] is (p2, q1); tail
-// bounds the omitted terms of a half of F over the box (log; -Inf when
-// none).
-func (pr *problem) paired(pts []*point, tail float64) float64 {
+// and G at opposite corners. pts[0] is (p1, q2), pts[1] is (p2, q1); the
+// bound needs F only at its own corner, whose omitted terms that corner
+// bounds (logTail).
+func (pr *problem) paired(pts []*point) float64 {
 	a := pr.alpha
 	// Terms as signed logs: pos bounds the positive part from above, neg
 	// the magnitude of the negative part from below; each log carries a
@@ -1041,11 +1020,11 @@ func (pr *problem) paired(pts []*point, tail float64) float64 {
 			lgAt, lgOther = at.lg2, other.lg2
 		}
 		f := at.f[h][kVal]
-		if !finiteAll(f.log(), lgAt, lgOther) || (at.windowed() && math.IsInf(tail, -1)) {
-			return math.Inf(1) // the corner's own tail does not bound the box's
+		if !finiteAll(f.log(), lgAt, lgOther) {
+			return math.Inf(1)
 		}
 		fx := f
-		if !math.IsInf(tail, -1) {
+		if tail := at.logTail[kVal]; !math.IsInf(tail, -1) {
 			fx.add(tail, 0)
 		}
 		lx := fx.log() - pr.logU + math.Log1p(fx.relErr()) + margin(fx.log(), pr.logU)
