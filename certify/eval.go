@@ -58,7 +58,7 @@ type model struct {
 const windowFrom = 400
 
 func newModel(n int, c, alpha float64) *model {
-	m := &model{n: n, alpha: alpha, binom: true, c: c, lam: -logspace.LogOdds(c), sd: math.Sqrt(float64(n) * c * (1 - c))}
+	m := &model{n: n, alpha: alpha, binom: true, c: c, lam: logspace.LogOdds(c), sd: math.Sqrt(float64(n) * c * (1 - c))}
 	lam := logspace.LogOdds(c)
 	for j := 0; 2*j <= n; j++ {
 		lw := logspace.BinomPMF(j, n, c, 1-c)

@@ -49,7 +49,7 @@ const windowNats = 40
 
 // Knobs for the tests only (a deliberately wrong tail bound must be caught).
 var (
-	testDropV     = false // leave out the v factor of the ratio bounds
+	testFlipLam   = false // the Binomial ratio with log(c/(1-c)) for log((1-c)/c) (a bug once made)
 	testTailShift = 0.0   // added to every log tail bound
 )
 
@@ -90,7 +90,10 @@ func (m *model) kindLog(xy [2]coord, j, k int) (float64, float64) {
 // index), for kind k of a half: the factors of the comment at the top
 // taken where each is largest. +Inf where no bound is known.
 func (m *model) ratioBound(xy [2]coord, k int, s side, a, b int) float64 {
-	n := float64(m.n)
+	n, lam := float64(m.n), m.lam
+	if testFlipLam {
+		lam = -lam
+	}
 	i, jj := float64(kindIJ[k][0]), float64(kindIJ[k][1])
 	A, B := m.alpha-i, m.alpha+jj-1
 	var lr, mag float64
@@ -103,7 +106,7 @@ func (m *model) ratioBound(xy [2]coord, k int, s side, a, b int) float64 {
 	}
 	if s == below {
 		x := float64(a)
-		lr = math.Log(x) - math.Log(n-x+1) + m.lam
+		lr = math.Log(x) - math.Log(n-x+1) + lam
 		if 2*a == m.n {
 			lr += math.Ln2 // w_a is stored halved
 		}
@@ -111,15 +114,13 @@ func (m *model) ratioBound(xy [2]coord, k int, s side, a, b int) float64 {
 		if A < 0 {
 			lr += -A * du
 		}
-		if !testDropV {
-			lr += B * dv
-		}
+		lr += B * dv
 		if i+jj > 0 {
 			lr += (i + jj) * (m.lom[a-1] - m.lom[a])
 		}
 	} else {
 		x := float64(a)
-		lr = math.Log(n-x) - math.Log(x+1) - m.lam
+		lr = math.Log(n-x) - math.Log(x+1) - lam
 		du, dv := dl(a+1, a)
 		if A >= 0 {
 			duEnd, _ := dl(b, b-1)
@@ -127,9 +128,7 @@ func (m *model) ratioBound(xy [2]coord, k int, s side, a, b int) float64 {
 		} else {
 			lr += A * du
 		}
-		if !testDropV {
-			lr -= B * dv
-		}
+		lr -= B * dv
 		if i+jj > 0 {
 			lr += (i + jj) * (m.lom[a+1] - m.lom[a])
 		}
