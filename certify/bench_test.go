@@ -6,6 +6,7 @@ import (
 	"slices"
 	"sort"
 	"testing"
+	"time"
 )
 
 // BenchmarkCertify times the whole certificate at points of the paper's
@@ -115,5 +116,59 @@ func BenchmarkCertifyExtremes(b *testing.B) {
 			b.ReportMetric(float64(r.Boxes), "boxes")
 			b.ReportMetric(r.Upper-r.LB, "gap")
 		})
+	}
+}
+
+// reachPoints are the large-n points of docs/reach.md: n = 10^4 at c from
+// 1e-4 to 0.4999 with alpha in {1.001, 5, 20, 1000} and eps in {1e-3, 1,
+// 50}, and n = 10^6 near c = 1/2.
+func reachPoints() [][4]float64 {
+	var pts [][4]float64
+	for _, c := range []float64{1e-4, 0.01, 0.1, 0.3, 0.45, 0.495, 0.4999} {
+		for _, alpha := range []float64{1.001, 5, 20, 1000} {
+			for _, eps := range []float64{1e-3, 1, 50} {
+				pts = append(pts, [4]float64{1e4, c, alpha, eps})
+			}
+		}
+	}
+	for _, c := range []float64{0.49, 0.499, 0.4999} {
+		pts = append(pts, [4]float64{1e6, c, 5, 1}, [4]float64{1e6, c, 1.001, 1e-3})
+	}
+	return append(pts, [4]float64{1e4, 0.495, 5, 1}, [4]float64{2000, 0.48, 20, 1})
+}
+
+// BenchmarkCertifyReach certifies every reach point once per iteration,
+// each under a cap of 10 s (one core). Reported: points proved, points
+// over 1 s, the largest time and box count, the total time. With -v each
+// point's line is logged.
+func BenchmarkCertifyReach(b *testing.B) {
+	pts := reachPoints()
+	for b.Loop() {
+		proved, over, maxBoxes := 0, 0, 0
+		total, worst := 0.0, 0.0
+		for _, p := range pts {
+			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+			r, err := Certify(ctx, int(p[0]), p[1], p[2], p[3], nil)
+			cancel()
+			if err != nil {
+				b.Fatal(err)
+			}
+			if r.Status == Proved {
+				proved++
+			}
+			if r.Seconds > 1 {
+				over++
+			}
+			total += r.Seconds
+			worst = max(worst, r.Seconds)
+			maxBoxes = max(maxBoxes, r.Boxes)
+			b.Logf("n=%g c=%g alpha=%g eps=%g: %s %s boxes=%d evals=%d gap=%.3g %.3fs", p[0], p[1], p[2], p[3], r.Status, r.Method, r.Boxes, r.Evals, r.Upper-r.LB, r.Seconds)
+		}
+		b.ReportMetric(float64(proved), "proved")
+		b.ReportMetric(float64(len(pts)), "points")
+		b.ReportMetric(float64(over), "over-1s")
+		b.ReportMetric(worst, "max-s")
+		b.ReportMetric(total, "total-s")
+		b.ReportMetric(float64(maxBoxes), "max-boxes")
 	}
 }

@@ -161,6 +161,8 @@ func (m *model) sideTail(xy [2]coord, k int, s side, lo, hi int) float64 {
 	}
 	x += r + logMargin*(math.Abs(x)+1)
 	tot := newSum()
+	// best: the least of (segments so far) + (Chernoff beyond their end).
+	best := m.chernoffTail(xy, k, s, a)
 	for seg := 1; ; seg *= 2 {
 		if s == below {
 			if a == 0 {
@@ -171,6 +173,7 @@ func (m *model) sideTail(xy [2]coord, k int, s side, lo, hi int) float64 {
 				// r(a) bounds every ratio below a: one geometric series,
 				// and at most a terms of at most e^x r.
 				tot.add(x+math.Min(lr-logspace.OneMinusExp(lr), math.Log(float64(a))+lr), 0)
+				a = 0
 				break
 			}
 			L := min(seg, a)
@@ -183,6 +186,7 @@ func (m *model) sideTail(xy [2]coord, k int, s side, lo, hi int) float64 {
 			}
 			if lr := m.ratioBound(xy, k, above, a, last); lr < 0 {
 				tot.add(x+math.Min(lr-logspace.OneMinusExp(lr), math.Log(float64(last-a))+lr), 0)
+				a = last
 				break
 			}
 			L := min(seg, last-a)
@@ -196,21 +200,82 @@ func (m *model) sideTail(xy [2]coord, k int, s side, lo, hi int) float64 {
 			a += L
 		}
 		if math.IsNaN(x) || math.IsInf(x, 1) {
+			break
+		}
+		best = math.Min(best, logspace.Add(tot.log(), m.chernoffTail(xy, k, s, a)))
+	}
+	if !(math.IsNaN(x) || math.IsInf(x, 1)) && (a == 0 || a == last) {
+		best = math.Min(best, tot.log())
+	}
+	if math.IsNaN(best) {
+		return math.Inf(1)
+	}
+	return best + logMargin*(math.Abs(best)+1) + 1e-12 + testTailShift
+}
+
+// chernoffTail returns the log of a bound on the sum of kind k's terms of
+// a half beyond index a (exclusive) on side s, by the Binomial tail: with
+// d_j = log(u_j/v_j), K_j = w_j (1-e_j)^(i+j') e^(A d_j) v_j^(1-i-j'),
+// where d_j is monotone in j (u/v moves from x/y towards 1) and v_j
+// increases with j, so every factor but w_j is at most its largest value at
+// the two ends of the range beyond a; and the w_j beyond a sum to at most
+// exp(-n KL(x || c)), x the first index beyond a over n (Chernoff), when
+// x is on the far side of c. +Inf otherwise.
+func (m *model) chernoffTail(xy [2]coord, k int, s side, a int) float64 {
+	last := len(m.lw) - 1
+	n := float64(m.n)
+	var x float64
+	var end int
+	if s == below {
+		if a == 0 {
+			return math.Inf(-1)
+		}
+		x, end = float64(a-1)/n, 0
+		if x >= m.c {
+			return math.Inf(1)
+		}
+	} else {
+		if a == last {
+			return math.Inf(-1)
+		}
+		x, end = float64(a+1)/n, last
+		if x <= m.c {
 			return math.Inf(1)
 		}
 	}
-	t := tot.log()
+	kl := 0.0
+	if x > 0 {
+		kl += x * math.Log(x/m.c)
+	}
+	if x < 1 {
+		kl += (1 - x) * math.Log((1-x)/(1-m.c))
+	}
+	kl *= n * (1 - logMargin)
+	i, jj := float64(kindIJ[k][0]), float64(kindIJ[k][1])
+	A, e := m.alpha-i, 1-i-jj
+	_, lva, da := logRatio(xy[0], xy[1], m.le[a])
+	_, lve, de := logRatio(xy[0], xy[1], m.le[end])
+	t := -kl + math.Max(A*da, A*de)
+	// v_j^e: largest at the larger v (the upper end) for e = 1, at the
+	// smaller v (the lower end) for e <= 0.
+	lvLo, lvHi := math.Min(lva, lve), math.Max(lva, lve)
+	if e > 0 {
+		t += e * lvHi
+	} else {
+		t += e * lvLo
+	}
+	t += termUlps * eps64 * (math.Abs(A)*(math.Abs(da)+math.Abs(de)+4) + math.Abs(e)*(math.Abs(lva)+math.Abs(lve)+4) + math.Abs(m.le[end]) + 8)
 	if math.IsNaN(t) {
 		return math.Inf(1)
 	}
-	return t + logMargin*(math.Abs(t)+1) + 1e-12 + testTailShift
+	return t + logMargin*(math.Abs(t)+1)
 }
 
 // sumWindow sums half h of pt (arguments xy) over a window of j and sets
 // pt.win[h] and pt.logTail (the larger of the halves' bounds): it starts at
 // a local maximum of the value terms (a pattern search from the Binomial
-// mode), takes about 2 sd on each side, and widens each side, by doubling
-// steps, until every kind's omitted terms beyond it are below
+// mode), takes the j where the value terms are within e^-(windowNats+8)
+// of it, and widens each side, by doubling steps from sd/4, until every kind's omitted terms beyond it are below
 // e^-windowNats of that kind's sum.
 func (m *model) sumWindow(pt *point, h int, xy [2]coord) {
 	last := len(m.lw) - 1
@@ -233,8 +298,23 @@ func (m *model) sumWindow(pt *point, h int, xy [2]coord) {
 			step /= 2
 		}
 	}
-	w := max(8, int(2*m.sd))
-	lo, hi := max(j-w, 0), min(j+w+1, last+1)
+	// The first window: on each side, where the value terms fall below
+	// e^-(windowNats+8) of the largest (a search by doubling and halving,
+	// exact when the terms fall monotonically away from j).
+	reach := func(dir int) int {
+		at, step := j, 1
+		for step > 0 {
+			if x := at + dir*step; x >= 0 && x <= last && val(x) > fj-windowNats-8 {
+				at = x
+				step *= 2
+			} else {
+				step /= 2
+			}
+		}
+		return at
+	}
+	w := max(4, int(m.sd/4))
+	lo, hi := max(reach(-1)-1, 0), min(reach(1)+2, last+1)
 	for x := lo; x < hi; x++ {
 		m.addTerm(pt, h, xy, x)
 	}
