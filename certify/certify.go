@@ -219,7 +219,7 @@ func newProblemModel(m *model, alpha, eps, tol float64) *problem {
 	pr := &problem{m: m, alpha: alpha, logE: (alpha - 1) * eps}
 	D := bounds.Logit(alpha, eps)
 	pr.d = D
-	t := pr.m.eval(fromLogit(-D), fromLogit(D), 1, false)
+	t := pr.m.eval(fromLogit(-D), fromLogit(D), 1, true)
 	pr.evals++
 	f := t.f[0][kVal]
 	f.add(t.f[1][kVal].log(), 0)
@@ -740,6 +740,9 @@ func (pr *problem) coefs(k int) [6]float64 {
 // to the kind's powers), formed in log space; fTail returns the log of the
 // bound on F's omitted terms.
 func (pr *problem) pieces(t *point, k int, fTail func(t *point) float64, ls [2]float64) [6]val {
+	if !t.has(k) {
+		panic(fmt.Sprintf("certify: kind %v not summed at this point", kindIJ[k]))
+	}
 	i, j := float64(kindIJ[k][0]), float64(kindIJ[k][1])
 	sc := i*ls[0] + j*ls[1]
 	var r [6]val
@@ -900,6 +903,9 @@ func (x val) lo() float64 { return x.v - x.err }
 
 // fsum returns kind k of F's half h at t, scaled by 1/U.
 func (pr *problem) fsum(t *point, h, k int) val {
+	if !t.has(k) {
+		panic(fmt.Sprintf("certify: kind %v not summed at this point", kindIJ[k]))
+	}
 	v, e := t.f[h][k].scaled(pr.logU)
 	return val{v, e + math.Exp(t.logTail[k]-pr.logU)}
 }

@@ -199,8 +199,11 @@ type point struct {
 	// half 0 with u = p + (1-p) e_j, v = q + (1-q) e_j, half 1 with
 	// u = 1-p + p e_j, v = 1-q + q e_j.
 	f [2][nKinds]sum
-	// kinds computed: kindsUpTo[order].
-	kinds int
+	// kinds computed: kindsUpTo[order]; at order maxOrder (the corners of
+	// a box, which the enclosures use for the value and the third-degree
+	// ranges only) the kinds of degree 1 and 2 are skipped (see has).
+	kinds  int
+	corner bool
 	// logTail[k] bounds the omitted terms of kind k of either half (-Inf
 	// when every j was summed); win[h] is half h's window [lo, hi).
 	logTail [nKinds]float64
@@ -218,7 +221,7 @@ type point struct {
 // every j is summed.
 func (m *model) eval(p, q coord, order int, window bool) *point {
 	a := m.alpha
-	pt := &point{p: p, q: q, kinds: kindsUpTo[order]}
+	pt := &point{p: p, q: q, kinds: kindsUpTo[order], corner: order == maxOrder}
 	for h := range pt.f {
 		for k := range pt.f[h] {
 			pt.f[h][k] = newSum()
@@ -261,11 +264,20 @@ func (m *model) addTerm(pt *point, h int, xy [2]coord, j int) {
 	if pt.kinds == 1 || math.IsInf(lo, -1) {
 		return
 	}
-	for k := 1; k < pt.kinds; k++ {
+	k0 := 1
+	if pt.corner {
+		k0 = kindsUpTo[2]
+	}
+	for k := k0; k < pt.kinds; k++ {
 		i, jj := float64(kindIJ[k][0]), float64(kindIJ[k][1])
 		rk := r + termUlps*eps64*(i+jj)*(math.Abs(lo)+math.Abs(lu)+math.Abs(lv)+1)
 		f[k].add(t-i*lu-jj*lv+(i+jj)*lo, rk)
 	}
+}
+
+// has says whether kind k was summed at t.
+func (t *point) has(k int) bool {
+	return k < t.kinds && !(t.corner && k > kVal && k < kindsUpTo[2])
 }
 
 func finiteAll(xs ...float64) bool {

@@ -331,6 +331,9 @@ func (m *model) sumWindow(pt *point, h int, xy [2]coord) {
 			}
 			ok := true
 			for k := 0; k < pt.kinds; k++ {
+				if !pt.has(k) {
+					continue
+				}
 				t := m.sideTail(xy, k, s, lo, hi)
 				tails[s][k] = t
 				if !(t <= pt.f[h][k].log()-windowNats) {
@@ -363,6 +366,9 @@ func (m *model) sumWindow(pt *point, h int, xy [2]coord) {
 		}
 	}
 	for k := 0; k < pt.kinds; k++ {
+		if !pt.has(k) {
+			continue
+		}
 		pt.logTail[k] = math.Max(pt.logTail[k], logspace.Add(tails[below][k], tails[above][k]))
 	}
 	pt.win[h] = [2]int{lo, hi}
