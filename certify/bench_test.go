@@ -3,8 +3,10 @@ package certify
 import (
 	"context"
 	"fmt"
+	"math"
 	"slices"
 	"sort"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -59,7 +61,8 @@ func gridPoints() [][4]float64 {
 
 // BenchmarkCertifyGrids certifies every point of the paper's three grids
 // (1,650 points) per iteration on one core. Reported: points proved, the
-// median and largest time per point, the largest box count and the total
+// median and largest CPU time per point (getrusage; points over 50 ms of
+// it), the largest box count and the total
 // boxes and evaluations of F_n (counts do not depend on the machine).
 func BenchmarkCertifyGrids(b *testing.B) {
 	pts := gridPoints()
@@ -67,7 +70,9 @@ func BenchmarkCertifyGrids(b *testing.B) {
 		proved, maxBoxes, evals, boxes := 0, 0, 0, 0
 		times := make([]float64, 0, len(pts))
 		for _, p := range pts {
+			c0 := cpuSeconds()
 			r, err := Certify(context.Background(), int(p[0]), p[1], p[2], p[3], nil)
+			cpu := cpuSeconds() - c0
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -77,7 +82,7 @@ func BenchmarkCertifyGrids(b *testing.B) {
 			maxBoxes = max(maxBoxes, r.Boxes)
 			evals += r.Evals
 			boxes += r.Boxes
-			times = append(times, r.Seconds)
+			times = append(times, cpu)
 		}
 		slices.Sort(times)
 		slow := len(times) - sort.SearchFloat64s(times, 0.05)
@@ -138,17 +143,21 @@ func reachPoints() [][4]float64 {
 }
 
 // BenchmarkCertifyReach certifies every reach point once per iteration,
-// each under a cap of 10 s (one core). Reported: points proved, points
-// over 1 s, the largest time and box count, the total time. With -v each
-// point's line is logged.
+// each under a cap of 30 s wall (one core). Reported: points proved,
+// points over 1 s of CPU, the largest CPU time and box count, the total
+// CPU and wall time (CPU time of the process, from getrusage: on a
+// shared machine wall time is not the engine's). With -v each point's
+// line is logged.
 func BenchmarkCertifyReach(b *testing.B) {
 	pts := reachPoints()
 	for b.Loop() {
 		proved, over, maxBoxes := 0, 0, 0
-		total, worst := 0.0, 0.0
+		total, worst, wall := 0.0, 0.0, 0.0
 		for _, p := range pts {
-			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+			c0 := cpuSeconds()
 			r, err := Certify(ctx, int(p[0]), p[1], p[2], p[3], nil)
+			cpu := cpuSeconds() - c0
 			cancel()
 			if err != nil {
 				b.Fatal(err)
@@ -156,19 +165,30 @@ func BenchmarkCertifyReach(b *testing.B) {
 			if r.Status == Proved {
 				proved++
 			}
-			if r.Seconds > 1 {
+			if cpu > 1 {
 				over++
 			}
-			total += r.Seconds
-			worst = max(worst, r.Seconds)
+			total += cpu
+			wall += r.Seconds
+			worst = max(worst, cpu)
 			maxBoxes = max(maxBoxes, r.Boxes)
-			b.Logf("n=%g c=%g alpha=%g eps=%g: %s %s boxes=%d evals=%d gap=%.3g %.3fs", p[0], p[1], p[2], p[3], r.Status, r.Method, r.Boxes, r.Evals, r.Upper-r.LB, r.Seconds)
+			b.Logf("n=%g c=%g alpha=%g eps=%g: %s %s boxes=%d evals=%d gap=%.3g cpu=%.3fs wall=%.3fs", p[0], p[1], p[2], p[3], r.Status, r.Method, r.Boxes, r.Evals, r.Upper-r.LB, cpu, r.Seconds)
 		}
 		b.ReportMetric(float64(proved), "proved")
 		b.ReportMetric(float64(len(pts)), "points")
-		b.ReportMetric(float64(over), "over-1s")
-		b.ReportMetric(worst, "max-s")
-		b.ReportMetric(total, "total-s")
+		b.ReportMetric(float64(over), "over-1s-cpu")
+		b.ReportMetric(worst, "max-cpu-s")
+		b.ReportMetric(total, "total-cpu-s")
+		b.ReportMetric(wall, "total-wall-s")
 		b.ReportMetric(float64(maxBoxes), "max-boxes")
 	}
+}
+
+// cpuSeconds returns the process's user and system CPU time.
+func cpuSeconds() float64 {
+	var ru syscall.Rusage
+	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
+		return math.NaN()
+	}
+	return float64(ru.Utime.Nano()+ru.Stime.Nano()) / 1e9
 }

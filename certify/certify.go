@@ -47,7 +47,8 @@ const DefaultTol = 1e-9
 // DefaultMaxBoxes caps the branch and bound when Settings.MaxBoxes is 0.
 const DefaultMaxBoxes = 250_000
 
-// MaxN is the largest n = d k Certify accepts: each bound costs O(n).
+// MaxN is the largest n = d k Certify accepts (the model holds n/2 weights;
+// an evaluation sums O(sqrt(n)) of them, docs/reach.md).
 const MaxN = 1_000_000
 
 // ErrInput is wrapped by every error about a parameter outside its domain.
@@ -105,7 +106,7 @@ type Result struct {
 	PStar             float64 // the Theorem 4 mass p* (r_alpha(p*) = eps)
 	L0, L1, L2, Slack float64 // the normalized inequality F_n/U - L1 G/E - L2 G^T/E <= L0 + Slack, U = F_n(p*, 1-p*)
 	Boxes             int     // boxes bounded
-	Evals             int     // evaluations of F_n (each O(n))
+	Evals             int     // evaluations of F_n (each O(sqrt(n)) terms from n = 400 on, O(n) below)
 	LogU              float64 // log F_n(p*, 1-p*) as used: Upper = (LogU + log(L0+Slack+L1+L2)) / (Alpha-1), rounded up
 	Tiling            []Tile  // with Settings.Tiling and Method pieces: boxes tiling s <= 0 (p <= 1/2), in the order closed; psi(p, q) = psi(1-p, 1-q) covers the rest
 	Violation         bool    // a point was found where the inequality with these multipliers fails

@@ -1,9 +1,14 @@
 package certify
 
 import (
+	"encoding/csv"
 	"math"
 	"math/rand/v2"
+	"os"
+	"strconv"
 	"testing"
+
+	"github.com/bernamp/bernamp/internal/logspace"
 )
 
 // refKind returns log of term j of kind k of half h of F_n at (p, q),
@@ -165,5 +170,47 @@ func TestWindowWrongTailCaught(t *testing.T) {
 			t.Errorf("%s: not caught", knob.name)
 		}
 		t.Logf("%s: %d tail bounds below the omitted terms", knob.name, tails)
+	}
+}
+
+// TestWindowGolden: the windowed halves of F_n, with their tail bounds,
+// bracket golden values summed over every term at 60 digits by mpmath
+// (testdata/window_golden.py, which says how the file was made).
+func TestWindowGolden(t *testing.T) {
+	f, err := os.Open("testdata/window_golden.csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	rows, err := csv.NewReader(f).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rows) < 2 {
+		t.Fatal("no golden rows")
+	}
+	for _, row := range rows[1:] {
+		var x [7]float64
+		for i, s := range row {
+			if x[i], err = strconv.ParseFloat(s, 64); err != nil {
+				t.Fatal(err)
+			}
+		}
+		n, c, a := int(x[0]), x[1], x[2]
+		m := newModel(n, c, a)
+		pt := m.eval(fromLogit(x[3]), fromLogit(x[4]), 0, true)
+		for h := range 2 {
+			want := x[5+h]
+			lo, hi := pt.f[h][kVal].log(), logspace.Add(pt.f[h][kVal].log(), pt.logTail[kVal])
+			// The inputs' own rounding (p from its logit) moves log F by
+			// ulps times alpha: allow 1e-12 relative, far below any tail.
+			tol := 1e-12 * (1 + math.Abs(want)) * (1 + a)
+			if want < lo-tol || want > hi+tol {
+				t.Errorf("%v half %d: golden %v outside [%v, %v]", row, h, want, lo, hi)
+			}
+			if pt.win[h][1]-pt.win[h][0] >= len(m.lw) {
+				t.Errorf("%v half %d: not windowed", row, h)
+			}
+		}
 	}
 }
