@@ -155,7 +155,11 @@ func TestWindowRandom(t *testing.T) {
 // wrong on purpose (the Binomial ratio with log(c/(1-c)) for log((1-c)/c),
 // a bug this test caught once; every bound lowered by 3 nats).
 func TestWindowWrongTailCaught(t *testing.T) {
-	cases := windowCases(2, 30)
+	count := 30
+	if testing.Short() {
+		count = 15
+	}
+	cases := windowCases(2, count)
 	defer func() { testFlipLam, testTailShift = false, 0 }()
 	for _, knob := range []struct {
 		name string
