@@ -47,7 +47,8 @@ const DefaultTol = 1e-9
 // DefaultMaxBoxes caps the branch and bound when Settings.MaxBoxes is 0.
 const DefaultMaxBoxes = 250_000
 
-// MaxN is the largest n = d k Certify accepts: each bound costs O(n).
+// MaxN is the largest n = d k Certify accepts (the model holds n/2 weights;
+// an evaluation sums O(sqrt(n)) of them, docs/reach.md).
 const MaxN = 1_000_000
 
 // ErrInput is wrapped by every error about a parameter outside its domain.
@@ -105,7 +106,7 @@ type Result struct {
 	PStar             float64 // the Theorem 4 mass p* (r_alpha(p*) = eps)
 	L0, L1, L2, Slack float64 // the normalized inequality F_n/U - L1 G/E - L2 G^T/E <= L0 + Slack, U = F_n(p*, 1-p*)
 	Boxes             int     // boxes bounded
-	Evals             int     // evaluations of F_n (each O(n))
+	Evals             int     // evaluations of F_n (each O(sqrt(n)) terms from n = 400 on, O(n) below)
 	LogU              float64 // log F_n(p*, 1-p*) as used: Upper = (LogU + log(L0+Slack+L1+L2)) / (Alpha-1), rounded up
 	Tiling            []Tile  // with Settings.Tiling and Method pieces: boxes tiling s <= 0 (p <= 1/2), in the order closed; psi(p, q) = psi(1-p, 1-q) covers the rest
 	Violation         bool    // a point was found where the inequality with these multipliers fails
@@ -219,7 +220,7 @@ func newProblemModel(m *model, alpha, eps, tol float64) *problem {
 	pr := &problem{m: m, alpha: alpha, logE: (alpha - 1) * eps}
 	D := bounds.Logit(alpha, eps)
 	pr.d = D
-	t := pr.m.eval(fromLogit(-D), fromLogit(D), 1, false)
+	t := pr.m.eval(fromLogit(-D), fromLogit(D), 1, true)
 	pr.evals++
 	f := t.f[0][kVal]
 	f.add(t.f[1][kVal].log(), 0)
@@ -503,17 +504,15 @@ func (pr *problem) enclose(b *box) float64 {
 		corners = append(corners, [2]coord{p1, q1}, [2]coord{p2, q2})
 	}
 	at := [][2]float64{{b.s1, b.t2}, {b.s2, b.t1}, {b.s1, b.t1}, {b.s2, b.t2}}
-	// Window the sums where the omitted terms have a finite bound over the
-	// whole box.
-	tails := pr.m.boxTails(p1, p2, q1, q2)
-	window := finiteAll(tails[:kindsUpTo[order]]...)
+	// Sums are windowed; each corner bounds its own omitted terms (see
+	// cornerTail).
 	pts := make([]*point, len(corners))
 	for i, c := range corners {
-		if p, ok := pr.cache[at[i]]; ok && p.kinds >= kindsUpTo[order] && (window || !p.windowed()) {
+		if p, ok := pr.cache[at[i]]; ok && p.kinds >= kindsUpTo[order] {
 			pts[i] = p
 			continue
 		}
-		pts[i] = pr.m.eval(c[0], c[1], order, window)
+		pts[i] = pr.m.eval(c[0], c[1], order, true)
 		pts[i].at = at[i]
 		pr.evals++
 		if pr.cache != nil {
@@ -521,13 +520,7 @@ func (pr *problem) enclose(b *box) float64 {
 		}
 	}
 	b.pts = pts
-	tv := math.Inf(-1)
-	for _, p := range pts {
-		if p.windowed() {
-			tv = tails[kVal]
-		}
-	}
-	b.ub = math.Min(pr.monotone(pts, tv), pr.paired(pts, tails[kVal]))
+	b.ub = math.Min(pr.monotone(pts, cornerTail(pts, kVal)), pr.paired(pts))
 	// A box already closed needs no Taylor form: it is not split, and its
 	// center cannot be above the target.
 	if !finite || b.ub <= pr.l0+pr.tau {
@@ -553,7 +546,7 @@ func (pr *problem) enclose(b *box) float64 {
 	// derivative is then formed times ep^i eq^j in log space.
 	taylorOK := false
 	for _, scaled := range [2]bool{false, true} {
-		up, ok := pr.taylor(psi, c, pts, tails, dp, dq, scaled)
+		up, ok := pr.taylor(psi, c, pts, dp, dq, scaled)
 		if ok {
 			taylorOK = true
 			if !scaled {
@@ -572,7 +565,7 @@ func (pr *problem) enclose(b *box) float64 {
 	edge := math.Max(math.Max(-b.s1, b.s2), math.Max(-b.t1, b.t2)) > edgeLogit
 	if (!taylorOK || edge) && b.ub > pr.l0+pr.tau {
 		for axis := range 2 {
-			if u, ok := pr.partial(b, pts, tails, window, axis); ok && u < b.ub {
+			if u, ok := pr.partial(b, pts, axis); ok && u < b.ub {
 				b.ub = u
 			}
 		}
@@ -611,33 +604,27 @@ const edgeLogit = 10
 // (monotone and paired bounds at its two ends) and the last over the box
 // (its corners pts). It keeps second-order accuracy in q where psi hardly
 // depends on p, as near the edge p = 0 at alpha near 1.
-func (pr *problem) partial(b *box, pts []*point, tails [nKinds]float64, window bool, axis int) (float64, bool) {
+func (pr *problem) partial(b *box, pts []*point, axis int) (float64, bool) {
 	var seg []*point
 	var d interval
 	kinds := [3]int{2, 5, 9} // (0,1), (0,2), (0,3)
 	if axis == 1 {
 		mq := fromLogit(mid(b.t1, b.t2))
 		q1, q2 := fromLogit(b.t1), fromLogit(b.t2)
-		seg = []*point{pr.m.eval(fromLogit(b.s1), mq, 2, window), pr.m.eval(fromLogit(b.s2), mq, 2, window)}
+		seg = []*point{pr.m.eval(fromLogit(b.s1), mq, 2, true), pr.m.eval(fromLogit(b.s2), mq, 2, true)}
 		d = interval{diff(q1, mq), diff(q2, mq)}
 	} else {
 		mp := fromLogit(mid(b.s1, b.s2))
 		p1, p2 := fromLogit(b.s1), fromLogit(b.s2)
-		seg = []*point{pr.m.eval(mp, fromLogit(b.t2), 2, window), pr.m.eval(mp, fromLogit(b.t1), 2, window)}
+		seg = []*point{pr.m.eval(mp, fromLogit(b.t2), 2, true), pr.m.eval(mp, fromLogit(b.t1), 2, true)}
 		d = interval{diff(p1, mp), diff(p2, mp)}
 		kinds = [3]int{1, 3, 6} // (1,0), (2,0), (3,0)
 	}
 	pr.evals += 2
-	tv := math.Inf(-1)
-	for _, p := range seg {
-		if p.windowed() {
-			tv = tails[kVal]
-		}
-	}
-	a0 := math.Min(pr.monotone(seg, tv), pr.paired(seg, tails[kVal]))
-	r1, ok1 := pr.derivRange(seg, kinds[0], tails, [2]float64{})
-	r2, ok2 := pr.derivRange(seg, kinds[1], tails, [2]float64{})
-	r3, ok3 := pr.derivRange(pts, kinds[2], tails, [2]float64{})
+	a0 := math.Min(pr.monotone(seg, cornerTail(seg, kVal)), pr.paired(seg))
+	r1, ok1 := pr.derivRange(seg, kinds[0], [2]float64{})
+	r2, ok2 := pr.derivRange(seg, kinds[1], [2]float64{})
+	r3, ok3 := pr.derivRange(pts, kinds[2], [2]float64{})
 	if !(ok1 && ok2 && ok3) || !finiteAll(a0) {
 		return 0, false
 	}
@@ -650,7 +637,7 @@ func (pr *problem) partial(b *box, pts []*point, tails [nKinds]float64, window b
 
 // taylor returns the order-3 Taylor bound of psi over the box (corners pts,
 // center c, offsets dp, dq from the center); false when a term overflows.
-func (pr *problem) taylor(psi val, c *point, pts []*point, tails [nKinds]float64, dp, dq interval, scaled bool) (taylorBound, bool) {
+func (pr *problem) taylor(psi val, c *point, pts []*point, dp, dq interval, scaled bool) (taylorBound, bool) {
 	ls := [2]float64{}
 	dpn, dqn := dp, dq
 	if scaled {
@@ -677,7 +664,7 @@ func (pr *problem) taylor(psi val, c *point, pts []*point, tails [nKinds]float64
 	xq := quadMax(d[2].v, d[2].err, d[5].v+d[5].err, dqn.lo, dqn.hi)
 	cs, ct := xp, xq
 	for k := kindsUpTo[2]; k < kindsUpTo[3]; k++ {
-		r, ok := pr.derivRange(pts, k, tails, ls)
+		r, ok := pr.derivRange(pts, k, ls)
 		if !ok {
 			return taylorBound{}, false
 		}
@@ -754,6 +741,9 @@ func (pr *problem) coefs(k int) [6]float64 {
 // to the kind's powers), formed in log space; fTail returns the log of the
 // bound on F's omitted terms.
 func (pr *problem) pieces(t *point, k int, fTail func(t *point) float64, ls [2]float64) [6]val {
+	if !t.has(k) {
+		panic(fmt.Sprintf("certify: kind %v not summed at this point", kindIJ[k]))
+	}
 	i, j := float64(kindIJ[k][0]), float64(kindIJ[k][1])
 	sc := i*ls[0] + j*ls[1]
 	var r [6]val
@@ -785,8 +775,8 @@ func (pr *problem) deriv(t *point, k int, ls [2]float64) val {
 
 // derivRange bounds D^(i,j) psi e^(i ls[0] + j ls[1]) over the box whose
 // corners pts holds, for kind k = (i, j): each half's sum at its extremes
-// over the corners (with the omitted terms anywhere in the box, tails).
-func (pr *problem) derivRange(pts []*point, k int, tails [nKinds]float64, ls [2]float64) (interval, bool) {
+// over the corners, each with its own omitted terms (cornerTail).
+func (pr *problem) derivRange(pts []*point, k int, ls [2]float64) (interval, bool) {
 	co := pr.coefs(k)
 	var r interval
 	ext := [6]interval{}
@@ -796,15 +786,8 @@ func (pr *problem) derivRange(pts []*point, k int, tails [nKinds]float64, ls [2]
 	// rho[h] is the range of the ratio of F's half h to G's half h (both
 	// pieces of kind k), for the paired range below.
 	rho := [2]interval{{math.Inf(1), math.Inf(-1)}, {math.Inf(1), math.Inf(-1)}}
-	windowed := false
 	for _, t := range pts {
-		windowed = windowed || t.windowed()
-		ps := pr.pieces(t, k, func(t *point) float64 {
-			if t.windowed() {
-				return tails[k] // the omitted terms anywhere in the box
-			}
-			return math.Inf(-1)
-		}, ls)
+		ps := pr.pieces(t, k, func(t *point) float64 { return t.logTail[k] }, ls)
 		for n, x := range ps {
 			ext[n].lo = math.Min(ext[n].lo, x.lo())
 			ext[n].hi = math.Max(ext[n].hi, x.hi())
@@ -826,7 +809,7 @@ func (pr *problem) derivRange(pts []*point, k int, tails [nKinds]float64, ls [2]
 			// power of u/p times a power of v/q; half 1 likewise), so its
 			// range is spanned by the corners. Where F and G nearly cancel,
 			// this range is far narrower than the two pieces' apart.
-			if !windowed && rho[n].lo > 0 && !math.IsInf(rho[n].hi, 1) {
+			if rho[n].lo > 0 && !math.IsInf(rho[n].hi, 1) {
 				b := interval{rho[n].lo - pr.k1, rho[n].hi - pr.k1}
 				m := combineUlps * eps64 * (rho[n].hi + pr.k1)
 				b = interval{b.lo - m, b.hi + m}
@@ -921,6 +904,9 @@ func (x val) lo() float64 { return x.v - x.err }
 
 // fsum returns kind k of F's half h at t, scaled by 1/U.
 func (pr *problem) fsum(t *point, h, k int) val {
+	if !t.has(k) {
+		panic(fmt.Sprintf("certify: kind %v not summed at this point", kindIJ[k]))
+	}
 	v, e := t.f[h][k].scaled(pr.logU)
 	return val{v, e + math.Exp(t.logTail[k]-pr.logU)}
 }
@@ -1018,10 +1004,10 @@ const tiny = 0x1p-1000
 // with the corners exchanged. The G^T halves take their smallest values.
 // Where F and G nearly cancel (small c: the coins barely blur the
 // corners) this is far tighter than the monotone enclosure, which takes F
-// and G at opposite corners. pts[0] is (p1, q2), pts[1] is (p2, q1); tail
-// bounds the omitted terms of a half of F over the box (log; -Inf when
-// none).
-func (pr *problem) paired(pts []*point, tail float64) float64 {
+// and G at opposite corners. pts[0] is (p1, q2), pts[1] is (p2, q1); the
+// bound needs F only at its own corner, whose omitted terms that corner
+// bounds (logTail).
+func (pr *problem) paired(pts []*point) float64 {
 	a := pr.alpha
 	// Terms as signed logs: pos bounds the positive part from above, neg
 	// the magnitude of the negative part from below; each log carries a
@@ -1041,11 +1027,11 @@ func (pr *problem) paired(pts []*point, tail float64) float64 {
 			lgAt, lgOther = at.lg2, other.lg2
 		}
 		f := at.f[h][kVal]
-		if !finiteAll(f.log(), lgAt, lgOther) || (at.windowed() && math.IsInf(tail, -1)) {
-			return math.Inf(1) // the corner's own tail does not bound the box's
+		if !finiteAll(f.log(), lgAt, lgOther) {
+			return math.Inf(1)
 		}
 		fx := f
-		if !math.IsInf(tail, -1) {
+		if tail := at.logTail[kVal]; !math.IsInf(tail, -1) {
 			fx.add(tail, 0)
 		}
 		lx := fx.log() - pr.logU + math.Log1p(fx.relErr()) + margin(fx.log(), pr.logU)

@@ -130,7 +130,7 @@ func TestBoxBoundsValid(t *testing.T) {
 		c, alpha, eps float64
 	}{5000, 0.45, 20, 1}) {
 		pr := newProblem(p.n, p.c, p.alpha, p.eps, 1e-9)
-		if p.n >= windowFrom && pr.m.hi-pr.m.lo >= len(pr.m.lw) {
+		if x := pr.m.eval(fromLogit(-1), fromLogit(1), 0, true); p.n >= windowFrom && x.win[0][1]-x.win[0][0] >= len(pr.m.lw) {
 			t.Fatalf("%+v: no window", p)
 		}
 		D := math.Log(1/pointP(p.alpha, p.eps) - 1)
@@ -210,9 +210,6 @@ func TestEdgeTails(t *testing.T) {
 	inf := math.Inf(1)
 	for _, p := range [][4]float64{{1000, 0.49, 5, 1}, {100000, 0.4999, 5, 1}, {20000, 0.499, 3, 0.5}} {
 		m := newModel(int(p[0]), p[1], p[2])
-		if math.IsInf(m.logEdge, 1) {
-			t.Fatalf("%v: no edge bound", p)
-		}
 		for _, st := range [][2]float64{{-inf, -2}, {-inf, 3}, {-1, -inf}, {-1, inf}, {-inf, -inf}, {-inf, inf}, {0, -inf}} {
 			w := m.eval(fromLogit(st[0]), fromLogit(st[1]), 0, true)
 			f := m.eval(fromLogit(st[0]), fromLogit(st[1]), 0, false)
@@ -342,22 +339,15 @@ func TestEnclosuresValid(t *testing.T) {
 			}
 			s2, t2 := s1+w*rng.Float64(), t1+w*rng.Float64()
 			p1, p2, q1, q2 := fromLogit(s1), fromLogit(s2), fromLogit(t1), fromLogit(t2)
-			tails := pr.m.boxTails(p1, p2, q1, q2)
-			window := finiteAll(tails[kVal])
-			pts := []*point{pr.m.eval(p1, q2, 0, window), pr.m.eval(p2, q1, 0, window)}
-			tv := math.Inf(-1)
-			if pts[0].windowed() || pts[1].windowed() {
-				tv = tails[kVal]
-			}
-			bounds := map[string]float64{"monotone": pr.monotone(pts, tv), "paired": pr.paired(pts, tails[kVal])}
-			full := finiteAll(tails[:]...) || !window
+			pts := []*point{pr.m.eval(p1, q2, 0, true), pr.m.eval(p2, q1, 0, true)}
+			bounds := map[string]float64{"monotone": pr.monotone(pts, cornerTail(pts, kVal)), "paired": pr.paired(pts)}
 			var pts4 []*point
 			for _, st := range [][2]coord{{p1, q2}, {p2, q1}, {p1, q1}, {p2, q2}} {
-				pts4 = append(pts4, pr.m.eval(st[0], st[1], maxOrder, window && full))
+				pts4 = append(pts4, pr.m.eval(st[0], st[1], maxOrder, true))
 			}
 			b := &box{s1: s1, s2: s2, t1: t1, t2: t2}
 			for axis, name := range []string{"partial-p", "partial-q"} {
-				if u, ok := pr.partial(b, pts4, tails, window && full, axis); ok {
+				if u, ok := pr.partial(b, pts4, axis); ok {
 					bounds[name] = u
 				}
 			}
@@ -408,12 +398,8 @@ func TestDeriv3Ranges(t *testing.T) {
 			for _, st := range [][2]float64{{s1, t2}, {s2, t1}, {s1, t1}, {s2, t2}} {
 				pts = append(pts, pr.m.eval(fromLogit(st[0]), fromLogit(st[1]), maxOrder, false))
 			}
-			var tails [nKinds]float64
-			for k := range tails {
-				tails[k] = math.Inf(-1)
-			}
 			for k := kindsUpTo[2]; k < kindsUpTo[3]; k++ {
-				r, ok := pr.derivRange(pts, k, tails, [2]float64{})
+				r, ok := pr.derivRange(pts, k, [2]float64{})
 				if !ok {
 					continue
 				}

@@ -30,15 +30,12 @@ func (x coord) value() float64 {
 // over j = 0..floor(n/2), where w_j = C(n, j) c^j (1-c)^(n-j) is the
 // Binomial(n, c) probability of j, e_j = (c/(1-c))^(n-2j) <= 1 and
 // g(u, v) = u^alpha v^(1-alpha). It is the pairing of the terms j and n-j of
-// math.md 3c's sum (w_j e_j is the probability of n-j); the middle term of
-// an even n is counted once, through the weight w_j / 2.
+// the sum over j = 0..n (w_j e_j is the probability of n-j); the middle term
+// of an even n is counted once, through the weight w_j / 2.
 //
-// For large n only a window lo <= j < hi is summed (the binomial mass of the
-// rest is below e^-tailNats by Chernoff's bound); the omitted terms are
-// bounded through data processing, G_e(p, q) <= (1+e) G(p, q), and the
-// mediant bound u/v <= max(p/q, (1-p)/(1-q)) for the derivative sums, and
-// enter the error of every sum (see tails). Evaluations where those bounds
-// are not finite (at the edges of the square) use every j.
+// For n >= windowFrom each evaluation sums only a window of j around the
+// largest term of each half and bounds the rest by ratio tests (window.go,
+// docs/reach.md): O(sqrt(n)) terms at any c.
 type model struct {
 	n     int
 	alpha float64
@@ -48,88 +45,20 @@ type model struct {
 	// lerr bounds the error of log w_j and of the logs formed from log e_j
 	// beyond the few ulps eval assumes (nil: none); the group model's sums
 	// of several logs need it.
-	lerr   []float64
-	lo, hi int     // the window, j in [lo, hi)
-	logTM  float64 // log of a bound on sum of w_j (1 + e_j) outside the window (-Inf when none)
-	// logEdge bounds the omitted terms of a half anywhere on the square,
-	// edges included (+Inf when no bound is known): see edgeTail.
-	logEdge float64
+	lerr []float64
+	// binom: the terms are those of one Binomial(n, c) (e_(j+1) = e_j /
+	// kappa, kappa = (c/(1-c))^2), so that the ratio tests of window.go
+	// hold; lam = log((1-c)/c) > 0, sd = sqrt(n c (1-c)).
+	binom   bool
+	c       float64
+	lam, sd float64
 }
-
-// edgeTail returns the log of a bound on sum_j w_j e_j^(1-alpha) over the
-// j outside the window, which bounds the omitted terms of a half at any
-// (p, q) (u <= 1 and v >= e_j give g(u, v) <= e_j^(1-alpha)). Below the
-// window the terms t_j = w_j e_j^(1-alpha) have ratios
-// t_(j-1)/t_j = j/(n-j+1) ((1-c)/c)^(2 alpha - 1), increasing in j, so
-// when the ratio at lo-1 is below 1 they sum to at most t_(lo-1)/(1 - r);
-// above it e_j^(1-alpha) <= e_hi^(1-alpha) and the binomial tail is below
-// e^-kl(hi). +Inf when the ratio is not below 1.
-func (m *model) edgeTail(kl func(int) float64, lam float64) float64 {
-	a, n := m.alpha, float64(m.n)
-	acc := newSum()
-	if m.lo > 0 {
-		j := float64(m.lo - 1)
-		lr := math.Log(j) - math.Log(n-j+1) + (2*a-1)*lam
-		if !(lr < -logMargin) {
-			return math.Inf(1)
-		}
-		lt := m.lw[m.lo-1] + (a-1)*(n-2*j)*lam
-		acc.add(lt-logspace.OneMinusExp(lr), 0)
-	}
-	if m.hi < len(m.lw) {
-		acc.add((a-1)*(n-2*float64(m.hi))*lam-kl(m.hi), 0)
-	}
-	return acc.log() + logMargin*(math.Abs(acc.log())+1)
-}
-
-// tailNats is the binomial mass left outside the window, e^-tailNats.
-const tailNats = 80
 
 // windowFrom is the smallest n whose sums are windowed.
 const windowFrom = 400
 
 func newModel(n int, c, alpha float64) *model {
-	m := &model{n: n, alpha: alpha, logTM: math.Inf(-1), logEdge: math.Inf(1)}
-	defer func() {
-		m.lo, m.hi = 0, len(m.lw)
-		if n < windowFrom {
-			return
-		}
-		// Chernoff: P(X <= j) <= exp(-n KL(j/n || c)) for j <= n c, and
-		// likewise above; the omitted pairs (j, n-j) hold no more mass than
-		// the two tails of X ~ Binomial(n, c).
-		kl := func(j int) float64 {
-			x := float64(j) / float64(n)
-			v := 0.0
-			if x > 0 {
-				v += x * math.Log(x/c)
-			}
-			if x < 1 {
-				v += (1 - x) * math.Log((1-x)/(1-c))
-			}
-			return float64(n) * v * (1 - logMargin)
-		}
-		mode := int(float64(n) * c)
-		lo := mode
-		for lo > 0 && kl(lo-1) < tailNats {
-			lo--
-		}
-		hi := min(mode+1, len(m.lw))
-		for hi < len(m.lw) && kl(hi) < tailNats {
-			hi++
-		}
-		acc := newSum()
-		if lo > 0 {
-			acc.add(-kl(lo-1), 0)
-		}
-		if hi < len(m.lw) {
-			acc.add(-kl(hi), 0)
-		}
-		if acc.s > 0 {
-			m.lo, m.hi, m.logTM = lo, hi, acc.log()+logMargin
-			m.logEdge = m.edgeTail(kl, logspace.LogOdds(c))
-		}
-	}()
+	m := &model{n: n, alpha: alpha, binom: true, c: c, lam: logspace.LogOdds(c), sd: math.Sqrt(float64(n) * c * (1 - c))}
 	lam := logspace.LogOdds(c)
 	for j := 0; 2*j <= n; j++ {
 		lw := logspace.BinomPMF(j, n, c, 1-c)
@@ -270,11 +199,15 @@ type point struct {
 	// half 0 with u = p + (1-p) e_j, v = q + (1-q) e_j, half 1 with
 	// u = 1-p + p e_j, v = 1-q + q e_j.
 	f [2][nKinds]sum
-	// kinds computed: kindsUpTo[order].
-	kinds int
+	// kinds computed: kindsUpTo[order]; at order maxOrder (the corners of
+	// a box, which the enclosures use for the value and the third-degree
+	// ranges only) the kinds of degree 1 and 2 are skipped (see has).
+	kinds  int
+	corner bool
 	// logTail[k] bounds the omitted terms of kind k of either half (-Inf
-	// when every j was summed).
+	// when every j was summed); win[h] is half h's window [lo, hi).
 	logTail [nKinds]float64
+	win     [2][2]int
 	// log g(p, q), log g(1-p, 1-q) (the halves of G), log g(q, p),
 	// log g(1-q, 1-p) (the halves of G^T).
 	lg1, lg2, lh1, lh2 float64
@@ -283,96 +216,68 @@ type point struct {
 // eval computes F_n, G and G^T at (p, q); order (0..maxOrder) says how
 // many derivatives of F's terms to sum.
 //
-// With window set, sums run over the model's window and logTail bounds the
-// rest, where that bound is finite; otherwise over every j.
+// With window set (and a binomial model with n >= windowFrom), each half
+// sums a window of j and logTail bounds the rest (window.go); otherwise
+// every j is summed.
 func (m *model) eval(p, q coord, order int, window bool) *point {
 	a := m.alpha
-	pt := &point{p: p, q: q, kinds: kindsUpTo[order]}
+	pt := &point{p: p, q: q, kinds: kindsUpTo[order], corner: order == maxOrder}
 	for h := range pt.f {
 		for k := range pt.f[h] {
 			pt.f[h][k] = newSum()
 		}
 	}
-	pb, qb := coord{p.l1, p.l}, coord{q.l1, q.l} // 1-p, 1-q
-	lo, hi := m.lo, m.hi
-	pt.logTail = m.tails(p, q)
-	if !window || !finiteAll(pt.logTail[:pt.kinds]...) {
-		lo, hi = 0, len(m.lw)
-		pt.logTail = [nKinds]float64{}
-		for k := range pt.logTail {
-			pt.logTail[k] = math.Inf(-1)
-		}
+	for k := range pt.logTail {
+		pt.logTail[k] = math.Inf(-1)
 	}
-	for j := lo; j < hi; j++ {
-		lw, le := m.lw[j], m.le[j]
-		for h, xy := range [2][2]coord{{p, q}, {pb, qb}} {
-			lu, lv, d := logRatio(xy[0], xy[1], le)
-			t := lw + lv + a*d
-			// A few ulps of the magnitudes that form each log bound its error.
-			r := termUlps * eps64 * (math.Abs(lw) + math.Abs(lv) + a*(math.Abs(d)+4) + 8)
-			if m.lerr != nil {
-				r += m.lerr[j]
-			}
-			f := &pt.f[h]
-			f[kVal].add(t, r)
-			lo := m.lom[j]
-			if pt.kinds == 1 || math.IsInf(lo, -1) {
-				continue
-			}
-			for k := 1; k < pt.kinds; k++ {
-				i, jj := float64(kindIJ[k][0]), float64(kindIJ[k][1])
-				rk := r + termUlps*eps64*(i+jj)*(math.Abs(lo)+math.Abs(lu)+math.Abs(lv)+1)
-				f[k].add(t-i*lu-jj*lv+(i+jj)*lo, rk)
-			}
+	pb, qb := coord{p.l1, p.l}, coord{q.l1, q.l} // 1-p, 1-q
+	for h, xy := range [2][2]coord{{p, q}, {pb, qb}} {
+		if window && m.binom && m.n >= windowFrom {
+			m.sumWindow(pt, h, xy)
+			continue
 		}
+		for j := range m.lw {
+			m.addTerm(pt, h, xy, j)
+		}
+		pt.win[h] = [2]int{0, len(m.lw)}
 	}
 	pt.lg1, pt.lg2 = logG(p.l, q.l, a), logG(p.l1, q.l1, a)
 	pt.lh1, pt.lh2 = logG(q.l, p.l, a), logG(q.l1, p.l1, a)
 	return pt
 }
 
-// tails returns, per kind, the log of a bound on the omitted terms of one
-// half at (p, q): see boxTails.
-func (m *model) tails(p, q coord) [nKinds]float64 {
-	return m.boxTails(p, p, q, q)
+// addTerm adds term j of half h (arguments xy: (p, q) or (1-p, 1-q)) to
+// each kind's sum of pt.
+func (m *model) addTerm(pt *point, h int, xy [2]coord, j int) {
+	a := m.alpha
+	lw, le := m.lw[j], m.le[j]
+	lu, lv, d := logRatio(xy[0], xy[1], le)
+	t := lw + lv + a*d
+	// A few ulps of the magnitudes that form each log bound its error.
+	r := termUlps * eps64 * (math.Abs(lw) + math.Abs(lv) + a*(math.Abs(d)+4) + 8)
+	if m.lerr != nil {
+		r += m.lerr[j]
+	}
+	f := &pt.f[h]
+	f[kVal].add(t, r)
+	lo := m.lom[j]
+	if pt.kinds == 1 || math.IsInf(lo, -1) {
+		return
+	}
+	k0 := 1
+	if pt.corner {
+		k0 = kindsUpTo[2]
+	}
+	for k := k0; k < pt.kinds; k++ {
+		i, jj := float64(kindIJ[k][0]), float64(kindIJ[k][1])
+		rk := r + termUlps*eps64*(i+jj)*(math.Abs(lo)+math.Abs(lu)+math.Abs(lv)+1)
+		f[k].add(t-i*lu-jj*lv+(i+jj)*lo, rk)
+	}
 }
 
-// boxTails bounds, per kind, the omitted terms of one half anywhere in the
-// box [p1, p2] x [q1, q2]: sum of w_j (1+e_j) outside the window times
-// G's largest value for the value (or the edge bound, see edgeTail); for
-// kind (i, j), g/(u^i v^j) = (u/v)^(a-i) v^(1-i-j) with u/v <= rho, v/u <=
-// rho' (mediants) and v >= min(q, 1-q). Each bound is monotone in p and in
-// q, so its largest value uses the box's ends.
-func (m *model) boxTails(p1, p2, q1, q2 coord) [nKinds]float64 {
-	var t [nKinds]float64
-	if math.IsInf(m.logTM, -1) {
-		for k := range t {
-			t[k] = math.Inf(-1)
-		}
-		return t
-	}
-	a := m.alpha
-	// u/v <= rho = max(p/q, (1-p)/(1-q)) and v/u <= rho' (the mediant
-	// bounds), v >= min(q, 1-q): g/(u^i v^j) = (u/v)^(a-i) v^(1-i-j).
-	lr := math.Max(p2.l-q1.l, p1.l1-q2.l1)
-	lr1 := math.Max(q2.l-p1.l, q1.l1-p2.l1)
-	lmq := math.Min(q1.l, q2.l1)
-	t[kVal] = math.Min(m.logTM+logspace.Add(logG(p2.l, q1.l, a), logG(p1.l1, q2.l1, a)), m.logEdge+math.Ln2)
-	for k := 1; k < nKinds; k++ {
-		i, j := float64(kindIJ[k][0]), float64(kindIJ[k][1])
-		x := (a - i) * lr
-		if a < i {
-			x = (i - a) * lr1
-		}
-		t[k] = m.logTM + x - (i+j-1)*lmq
-	}
-	for k := range t {
-		t[k] += 1e-12 * (math.Abs(t[k]) + 1) // the rounding of the logs above
-		if math.IsNaN(t[k]) {
-			t[k] = math.Inf(1)
-		}
-	}
-	return t
+// has says whether kind k was summed at t.
+func (t *point) has(k int) bool {
+	return k < t.kinds && !(t.corner && k > kVal && k < kindsUpTo[2])
 }
 
 func finiteAll(xs ...float64) bool {

@@ -142,7 +142,7 @@ func symmetricGroups(ranges []bounds.Range, k int) []bitGroup {
 // exact negation), the self-mirror x = n/2 at half weight. lerr carries the
 // errors of the sums of logs (see below).
 func newGroupModel(groups []bitGroup, alpha float64) *model {
-	m := &model{n: 0, alpha: alpha, logTM: math.Inf(-1), logEdge: math.Inf(1)}
+	m := &model{n: 0, alpha: alpha}
 	lam := make([]float64, len(groups))
 	for g, gr := range groups {
 		lam[g] = logspace.LogOdds(gr.c)
@@ -195,7 +195,6 @@ func newGroupModel(groups []bitGroup, alpha float64) *model {
 		}
 		x[g]++
 	}
-	m.lo, m.hi = 0, len(m.lw)
 	return m
 }
 

@@ -1,0 +1,389 @@
+package certify
+
+import (
+	"math"
+
+	"github.com/bernamp/bernamp/internal/logspace"
+)
+
+// Windowed sums at any c (docs/reach.md).
+//
+// Half 0 of F (half 1 is the same with p, q replaced by 1-p, 1-q) has the
+// terms, for kind (i, j') (the value is kind (0, 0)),
+//
+//	K_j = w_j (1-e_j)^(i+j') u_j^A v_j^-B,  A = alpha - i,  B = alpha + j' - 1 > 0,
+//
+// with u_j = p + (1-p) e_j, v_j = q + (1-q) e_j and e_(j+1) = e_j / kappa,
+// kappa = (c/(1-c))^2 < 1. The ratio of two neighbours is a product of
+// factors each monotone in j:
+//
+//	w_(j-1)/w_j = j/(n-j+1) (1-c)/c                  increases with j
+//	u_j/u_(j-1) = (p + (1-p) e)/(p + (1-p) kappa e)  increases with e = e_j (derivative (1-p) p (1-kappa) > 0), in [1, 1/kappa]
+//	(1-e_(j-1))/(1-e_j) = (1 - kappa e)/(1 - e)       increases with e (derivative (1-kappa)/(1-e)^2)
+//
+// (likewise for v). Below the window (j < lo) every factor of
+// K_(j-1)/K_j = w_(j-1)/w_j (u_j/u_(j-1))^-A (v_j/v_(j-1))^B ((1-e_(j-1))/(1-e_j))^(i+j')
+// is at most its value at j = a for all j <= a (for A >= 0 the u factor is
+// at most 1; for A < 0 it increases with j), so r(a), that product at a,
+// bounds every ratio below a. Above the window, K_(j+1)/K_j has the w, v and
+// (1-e) factors decreasing in j (their values at the segment's first j
+// bound them) and the u factor (u_(j+1)/u_j)^A increasing in j for A >= 0
+// (its value at the segment's last j bounds it) or decreasing for A < 0.
+//
+// So on a segment of L indices beyond an anchor a whose term is at most
+// e^X, every term is at most e^X r^t (t = 1..L, r the segment's bound),
+// the segment sums to at most e^X r/(1-r) (r < 1) or e^X L r^L (r >= 1),
+// and the term at its far end is at most e^X r^L, the next anchor. Segments
+// of doubling length reach the end of the range in O(log n) steps; on the
+// lower side, once r < 1 it stays below 1 (r(a) increases with a), so the
+// rest is one geometric series. No unimodality is assumed: a window too
+// small only makes the bound large, and eval then widens the window until
+// each kind's omitted terms are below e^-windowNats of its sum.
+//
+// Rounding: every log of the bound carries a margin (logMargin, relative,
+// plus a few ulps of each magnitude), and the anchor term its own error.
+
+// windowNats is the aim for the omitted terms of each kind of each half:
+// below e^-windowNats (4e-18) of the sum kept, far under its rounding.
+const windowNats = 40
+
+// Knobs for the tests only (a deliberately wrong tail bound must be caught).
+var (
+	testFlipLam   = false // the Binomial ratio with log(c/(1-c)) for log((1-c)/c) (a bug once made)
+	testTailShift = 0.0   // added to every log tail bound
+)
+
+// side is one end of a half's window.
+type side int
+
+const (
+	below side = iota
+	above
+)
+
+// logU returns log u_j for half arguments xy (u_j = x + (1-x) e_j) and log v_j.
+func (m *model) logUV(xy [2]coord, j int) (lu, lv float64) {
+	bu, cu, _ := mixed(xy[0], m.le[j])
+	bv, cv, _ := mixed(xy[1], m.le[j])
+	return bu + cu, bv + cv
+}
+
+// kindLog returns the log of term j of kind k of a half and a bound on its
+// error (in log units).
+func (m *model) kindLog(xy [2]coord, j, k int) (float64, float64) {
+	a := m.alpha
+	lw, le := m.lw[j], m.le[j]
+	lu, lv, d := logRatio(xy[0], xy[1], le)
+	t := lw + lv + a*d
+	r := termUlps * eps64 * (math.Abs(lw) + math.Abs(lv) + a*(math.Abs(d)+4) + 8)
+	i, jj := float64(kindIJ[k][0]), float64(kindIJ[k][1])
+	if k != kVal {
+		lo := m.lom[j]
+		t += -i*lu - jj*lv + (i+jj)*lo
+		r += termUlps * eps64 * (i + jj) * (math.Abs(lo) + math.Abs(lu) + math.Abs(lv) + 1)
+	}
+	return t, r
+}
+
+// ratioBound returns the log of a bound on K_(j-1)/K_j for every j <= a
+// (below), or on K_(j+1)/K_j for every j in [a, b) (above; b <= the last
+// index), for kind k of a half: the factors of the comment at the top
+// taken where each is largest. +Inf where no bound is known.
+func (m *model) ratioBound(xy [2]coord, k int, s side, a, b int) float64 {
+	n, lam := float64(m.n), m.lam
+	if testFlipLam {
+		lam = -lam
+	}
+	i, jj := float64(kindIJ[k][0]), float64(kindIJ[k][1])
+	A, B := m.alpha-i, m.alpha+jj-1
+	var lr, mag float64
+	dl := func(j1, j2 int) (du, dv float64) { // log(u_j1/u_j2), log(v_j1/v_j2)
+		lu1, lv1 := m.logUV(xy, j1)
+		lu2, lv2 := m.logUV(xy, j2)
+		// Each log within a few ulps of itself and of log e_j.
+		mag += math.Abs(lu1) + math.Abs(lu2) + math.Abs(lv1) + math.Abs(lv2) + 4*math.Abs(m.le[j1]) + 4
+		return lu1 - lu2, lv1 - lv2
+	}
+	if s == below {
+		x := float64(a)
+		lr = math.Log(x) - math.Log(n-x+1) + lam
+		if 2*a == m.n {
+			lr += math.Ln2 // w_a is stored halved
+		}
+		du, dv := dl(a, a-1)
+		if A < 0 {
+			lr += -A * du
+		}
+		lr += B * dv
+		if i+jj > 0 {
+			lr += (i + jj) * (m.lom[a-1] - m.lom[a])
+		}
+	} else {
+		x := float64(a)
+		lr = math.Log(n-x) - math.Log(x+1) - lam
+		du, dv := dl(a+1, a)
+		if A >= 0 {
+			duEnd, _ := dl(b, b-1)
+			lr += A * duEnd
+		} else {
+			lr += A * du
+		}
+		lr -= B * dv
+		if i+jj > 0 {
+			lr += (i + jj) * (m.lom[a+1] - m.lom[a])
+		}
+	}
+	if math.IsNaN(lr) {
+		return math.Inf(1)
+	}
+	// Each log within a few ulps of its size, times the powers; the
+	// Binomial ratio's logs and lam likewise.
+	pad := termUlps * eps64 * ((math.Abs(A)+B+i+jj+1)*mag + math.Log(n) + m.lam + 8)
+	return lr + pad + logMargin*(math.Abs(lr)+1)
+}
+
+// sideTail returns the log of a bound on the sum of kind k's terms of a
+// half beyond its window's end on side s (window [lo, hi)): segments of
+// doubling length from the anchor (the last term summed), see the comment
+// at the top. -Inf when the window reaches the end of the range.
+func (m *model) sideTail(xy [2]coord, k int, s side, lo, hi int) float64 {
+	last := len(m.lw) - 1
+	a := lo
+	if s == above {
+		a = hi - 1
+	}
+	if (s == below && a == 0) || (s == above && a == last) {
+		return math.Inf(-1)
+	}
+	x, r := m.kindLog(xy, a, k)
+	if math.IsInf(x, -1) || math.IsNaN(x) {
+		return math.Inf(1) // (1-e_a) = 0: no anchor
+	}
+	x += r + logMargin*(math.Abs(x)+1)
+	tot := newSum()
+	// best: the least of (segments so far) + (Chernoff beyond their end).
+	best := m.chernoffTail(xy, k, s, a)
+	for seg := 1; ; seg *= 2 {
+		if s == below {
+			if a == 0 {
+				break
+			}
+			lr := m.ratioBound(xy, k, below, a, 0)
+			if lr < 0 {
+				// r(a) bounds every ratio below a: one geometric series,
+				// and at most a terms of at most e^x r.
+				tot.add(x+math.Min(lr-logspace.OneMinusExp(lr), math.Log(float64(a))+lr), 0)
+				a = 0
+				break
+			}
+			L := min(seg, a)
+			tot.add(x+math.Log(float64(L))+float64(L)*lr, 0)
+			x += float64(L) * lr
+			a -= L
+		} else {
+			if a == last {
+				break
+			}
+			if lr := m.ratioBound(xy, k, above, a, last); lr < 0 {
+				tot.add(x+math.Min(lr-logspace.OneMinusExp(lr), math.Log(float64(last-a))+lr), 0)
+				a = last
+				break
+			}
+			L := min(seg, last-a)
+			lr := m.ratioBound(xy, k, above, a, a+L)
+			if lr < 0 {
+				tot.add(x+lr-logspace.OneMinusExp(lr), 0)
+			} else {
+				tot.add(x+math.Log(float64(L))+float64(L)*lr, 0)
+			}
+			x += float64(L) * lr
+			a += L
+		}
+		if math.IsNaN(x) || math.IsInf(x, 1) {
+			break
+		}
+		best = math.Min(best, logspace.Add(tot.log(), m.chernoffTail(xy, k, s, a)))
+	}
+	if !(math.IsNaN(x) || math.IsInf(x, 1)) && (a == 0 || a == last) {
+		best = math.Min(best, tot.log())
+	}
+	if math.IsNaN(best) {
+		return math.Inf(1)
+	}
+	return best + logMargin*(math.Abs(best)+1) + 1e-12 + testTailShift
+}
+
+// chernoffTail returns the log of a bound on the sum of kind k's terms of
+// a half beyond index a (exclusive) on side s, by the Binomial tail: with
+// d_j = log(u_j/v_j), K_j = w_j (1-e_j)^(i+j') e^(A d_j) v_j^(1-i-j'),
+// where d_j is monotone in j (u/v moves from x/y towards 1) and v_j
+// increases with j, so every factor but w_j is at most its largest value at
+// the two ends of the range beyond a; and the w_j beyond a sum to at most
+// exp(-n KL(x || c)), x the first index beyond a over n (Chernoff), when
+// x is on the far side of c. +Inf otherwise.
+func (m *model) chernoffTail(xy [2]coord, k int, s side, a int) float64 {
+	last := len(m.lw) - 1
+	n := float64(m.n)
+	var x float64
+	var end int
+	if s == below {
+		if a == 0 {
+			return math.Inf(-1)
+		}
+		x, end = float64(a-1)/n, 0
+		if x >= m.c {
+			return math.Inf(1)
+		}
+	} else {
+		if a == last {
+			return math.Inf(-1)
+		}
+		x, end = float64(a+1)/n, last
+		if x <= m.c {
+			return math.Inf(1)
+		}
+	}
+	kl := 0.0
+	if x > 0 {
+		kl += x * math.Log(x/m.c)
+	}
+	if x < 1 {
+		kl += (1 - x) * math.Log((1-x)/(1-m.c))
+	}
+	kl *= n * (1 - logMargin)
+	i, jj := float64(kindIJ[k][0]), float64(kindIJ[k][1])
+	A, e := m.alpha-i, 1-i-jj
+	_, lva, da := logRatio(xy[0], xy[1], m.le[a])
+	_, lve, de := logRatio(xy[0], xy[1], m.le[end])
+	t := -kl + math.Max(A*da, A*de)
+	// v_j^e: largest at the larger v (the upper end) for e = 1, at the
+	// smaller v (the lower end) for e <= 0.
+	lvLo, lvHi := math.Min(lva, lve), math.Max(lva, lve)
+	if e > 0 {
+		t += e * lvHi
+	} else {
+		t += e * lvLo
+	}
+	t += termUlps * eps64 * (math.Abs(A)*(math.Abs(da)+math.Abs(de)+4) + math.Abs(e)*(math.Abs(lva)+math.Abs(lve)+4) + math.Abs(m.le[end]) + 8)
+	if math.IsNaN(t) {
+		return math.Inf(1)
+	}
+	return t + logMargin*(math.Abs(t)+1)
+}
+
+// sumWindow sums half h of pt (arguments xy) over a window of j and sets
+// pt.win[h] and pt.logTail (the larger of the halves' bounds): it starts at
+// a local maximum of the value terms (a pattern search from the Binomial
+// mode), takes the j where the value terms are within e^-(windowNats+8)
+// of it, and widens each side, by doubling steps from sd/4, until every kind's omitted terms beyond it are below
+// e^-windowNats of that kind's sum.
+func (m *model) sumWindow(pt *point, h int, xy [2]coord) {
+	last := len(m.lw) - 1
+	val := func(j int) float64 { t, _ := m.kindLog(xy, j, kVal); return t }
+	j := min(max(int(float64(m.n)*m.c), 0), last)
+	fj := val(j)
+	for step := 1; step > 0; {
+		moved := false
+		for _, d := range [2]int{step, -step} {
+			if jn := j + d; jn >= 0 && jn <= last {
+				if fn := val(jn); fn > fj {
+					j, fj, moved = jn, fn, true
+					break
+				}
+			}
+		}
+		if moved {
+			step *= 2
+		} else {
+			step /= 2
+		}
+	}
+	// The first window: on each side, where the value terms fall below
+	// e^-(windowNats+8) of the largest (a search by doubling and halving,
+	// exact when the terms fall monotonically away from j).
+	reach := func(dir int) int {
+		at, step := j, 1
+		for step > 0 {
+			if x := at + dir*step; x >= 0 && x <= last && val(x) > fj-windowNats-8 {
+				at = x
+				step *= 2
+			} else {
+				step /= 2
+			}
+		}
+		return at
+	}
+	w := max(4, int(m.sd/4))
+	lo, hi := max(reach(-1)-1, 0), min(reach(1)+2, last+1)
+	for x := lo; x < hi; x++ {
+		m.addTerm(pt, h, xy, x)
+	}
+	// tails[s][k]: the bound beyond side s for kind k (valid[s]: for the
+	// window as it is).
+	var tails [2][nKinds]float64
+	var valid [2]bool
+	steps := [2]int{w, w}
+	for {
+		done := true
+		for _, s := range [2]side{below, above} {
+			if valid[s] {
+				continue
+			}
+			ok := true
+			for k := 0; k < pt.kinds; k++ {
+				if !pt.has(k) {
+					continue
+				}
+				t := m.sideTail(xy, k, s, lo, hi)
+				tails[s][k] = t
+				if !(t <= pt.f[h][k].log()-windowNats) {
+					ok = false
+					break
+				}
+			}
+			if ok {
+				valid[s] = true
+				continue
+			}
+			done = false
+			if s == below {
+				nlo := max(lo-steps[s], 0)
+				for x := nlo; x < lo; x++ {
+					m.addTerm(pt, h, xy, x)
+				}
+				lo = nlo
+			} else {
+				nhi := min(hi+steps[s], last+1)
+				for x := hi; x < nhi; x++ {
+					m.addTerm(pt, h, xy, x)
+				}
+				hi = nhi
+			}
+			steps[s] *= 2
+		}
+		if done {
+			break
+		}
+	}
+	for k := 0; k < pt.kinds; k++ {
+		if !pt.has(k) {
+			continue
+		}
+		pt.logTail[k] = math.Max(pt.logTail[k], logspace.Add(tails[below][k], tails[above][k]))
+	}
+	pt.win[h] = [2]int{lo, hi}
+}
+
+// cornerTail returns the largest of pts' bounds on the omitted terms of
+// kind k of a half of F (log; -Inf when every sum was complete). Each kind's
+// sum of a half is monotone in p and in q (each term is w_j (1-e_j)^(i+j')
+// u^(alpha-i) v^(1-alpha-j'), u and v monotone in p and q), so over a box
+// its extremes are at corners, where the true sum is within [sum, sum +
+// that corner's own tail].
+func cornerTail(pts []*point, k int) float64 {
+	t := math.Inf(-1)
+	for _, p := range pts {
+		t = math.Max(t, p.logTail[k])
+	}
+	return t
+}
