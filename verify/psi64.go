@@ -20,6 +20,9 @@ type problem64 struct {
 	// 1). Sums of ratios (R0, R1 of paired) are not scaled.
 	sigma       float64
 	f, k1, k2   fi
+	lk1, lk2    fi      // log k1, log k2 (-Inf for 0), plus sigma
+	tau         float64 // the scale of paired and pairedThird
+	lft, k1t    fi      // log(f e^tau), k1 e^tau
 	mid         float64 // B_(n/2) e^-sigma, rounded up (n even)
 	rhs         float64 // at most L0 + Tau
 	bj, bpj, dj []fi    // B_j, B'_j, B_j - B'_j for j in 0..n (all of them)
@@ -96,8 +99,21 @@ func newProblem64(c *cert, rhs *big.Float, windowed bool) *problem64 {
 	sr := new(big.Rat).SetFloat64(pr.sigma)
 	pr.f = ratFi(new(big.Rat).Sub(sr, c.logU)).exp()
 	ae := new(big.Rat).Sub(c.alpha, big.NewRat(1, 1))
-	einv := ratFi(ae.Mul(ae, c.eps).Sub(sr, ae)).exp() // e^sigma / E
+	le := ratFi(ae.Mul(ae, c.eps).Sub(sr, ae)) // log(e^sigma / E)
+	einv := le.exp()
 	pr.k1, pr.k2 = ratFi(c.l1).mul(einv), ratFi(c.l2).mul(einv)
+	pr.lk1, pr.lk2 = log0(ratFi(c.l1)).add(le), log0(ratFi(c.l2)).add(le)
+	// The scale of paired and pairedThird: tau = -log k1 rounded (log U
+	// rounded when l1 = 0), so that e^tau k1 is near 1; f e^tau is folded
+	// into the exponent of each term of R0 and R1.
+	pr.tau = pr.sigma
+	if l1, _ := c.l1.Float64(); l1 > 0 {
+		pr.tau = math.Round(-(pr.lk1.lo - pr.sigma))
+	}
+	tr := new(big.Rat).SetFloat64(pr.tau)
+	pr.lft = ratFi(new(big.Rat).Sub(tr, c.logU))
+	ae2 := new(big.Rat).Sub(c.alpha, big.NewRat(1, 1))
+	pr.k1t = log0(ratFi(c.l1)).add(ratFi(ae2.Mul(ae2, c.eps).Sub(tr, ae2))).exp()
 	pr.rhs = floatDown(rhs)
 	pr.bj, pr.bpj, pr.dj = make([]fi, n+1), make([]fi, n+1), make([]fi, n+1)
 	win := windowed && n >= windowFrom
@@ -260,10 +276,10 @@ func recip(x1, x2 coord64) float64 {
 	return expHi(-min(x1.lx.lo, x2.lxb.lo))
 }
 
-// hLower returns a lower bound of G^T(p, q) = g(q, p) + g(1-q, 1-p) on
-// the box: g(q1, p2) + g(1-q2, 1-p1), from the logs.
-func (pr *problem64) hLower(p1, p2, q1, q2 coord64) float64 {
-	return dn(pr.gLowerL(q1.lx.lo, p2.lx.hi) + pr.gLowerL(q2.lxb.lo, p1.lxb.hi))
+// k2H returns a lower bound of k2 G^T(p, q) = k2 (g(q, p) + g(1-q, 1-p))
+// on the box: k2 (g(q1, p2) + g(1-q2, 1-p1)), from the logs.
+func (pr *problem64) k2H(p1, p2, q1, q2 coord64) float64 {
+	return dn(pr.gLowerK(pr.lk2, q1.lx.lo, p2.lx.hi) + pr.gLowerK(pr.lk2, q2.lxb.lo, p1.lxb.hi))
 }
 
 // mulUp returns an upper bound of x s for x, s >= 0 (0 when s is 0, even
@@ -293,10 +309,35 @@ func (pr *problem64) gUpperL(lu, lv float64) float64 {
 	return pr.a.mul(pt64(lu)).add(pr.oma.mul(pt64(lv))).sub(pt64(pr.sigma)).exp().hi
 }
 
-// gRatio returns an upper bound of g(u, v) at u = uHi > 0, v = vLo, not
-// scaled by e^-sigma (for the sums of ratios of paired).
+// gRatio returns an upper bound of f e^tau g(u, v) at u = uHi > 0, v =
+// vLo (the terms of R0 and R1 of paired, times f e^tau).
 func (pr *problem64) gRatio(uHi, vLo float64) float64 {
-	return pr.a.mul(pt64(logHi(uHi))).add(pr.oma.mul(pt64(logLo(vLo)))).exp().hi
+	return pr.a.mul(pt64(logHi(uHi))).add(pr.oma.mul(pt64(logLo(vLo)))).add(pr.lft).exp().hi
+}
+
+// gTau returns a lower (upward false) or upper bound of g(u, v) e^-tau
+// from bounds of log u and log v on the matching sides (0 for lu = -Inf,
+// +Inf for lv = -Inf upward).
+func (pr *problem64) gTau(lu, lv float64, upward bool) float64 {
+	if math.IsInf(lu, -1) {
+		return 0
+	}
+	e := pr.a.mul(pt64(lu)).add(pr.oma.mul(pt64(lv))).sub(pt64(pr.tau)).exp()
+	if upward {
+		return e.hi
+	}
+	return e.lo
+}
+
+// gLowerK returns a lower bound of e^lk g(u, v) (times e^-sigma) from a
+// lower bound lu of log u and an upper bound lv of log v (0 for lu or
+// lk.lo = -Inf): k g in log space, for k = k1 or k2 (e^-999 at alpha 1000,
+// eps 1) and g far above 1.
+func (pr *problem64) gLowerK(lk fi, lu, lv float64) float64 {
+	if math.IsInf(lu, -1) || math.IsInf(lk.lo, -1) {
+		return 0
+	}
+	return pt64(lk.lo).add(pr.a.mul(pt64(lu))).add(pr.oma.mul(pt64(lv))).sub(pt64(pr.sigma)).exp().lo
 }
 
 // gLower returns a lower bound of g(u, v) at u = uLo, v = vHi.
@@ -366,10 +407,9 @@ func (pr *problem64) tail(p1, p2, q1, q2 coord64) float64 {
 func (pr *problem64) monotone(p1, p2, q1, q2 coord64) float64 {
 	w := pr.fUpper(p1, p2, q1, q2)
 	fw := mulUp(pr.f.hi, w)
-	hl := pr.hLower(p1, p2, q1, q2)
-	k2h := dn(pr.k2.lo * max(hl, 0))
-	gl := dn(pr.gLowerL(p1.lx.lo, q2.lx.hi) + pr.gLowerL(p2.lxb.lo, q1.lxb.hi))
-	ub := up(up(up(fw+mulUp(pr.f.hi, pr.tail(p1, p2, q1, q2)))-dn(pr.k1.lo*max(gl, 0))) - k2h)
+	k2h := pr.k2H(p1, p2, q1, q2)
+	k1g := dn(pr.gLowerK(pr.lk1, p1.lx.lo, q2.lx.hi) + pr.gLowerK(pr.lk1, p2.lxb.lo, q1.lxb.hi))
+	ub := up(up(up(fw+mulUp(pr.f.hi, pr.tail(p1, p2, q1, q2)))-k1g) - k2h)
 	if pr.windowed() {
 		sB, sBp := pr.absorbed()
 		a := up(up(fw+pr.minusG0(sB, p1, p2, q1, q2)) + pr.minusG1(sBp, p1, p2, q1, q2))
@@ -393,22 +433,30 @@ func (pr *problem64) absorbed() (sB, sBp float64) {
 // minusG0 returns an upper bound of (f s - k1) g(p, q) on the box, s >= 0;
 // minusG1 of (f s - k1) g(1-p, 1-q).
 func (pr *problem64) minusG0(s float64, p1, p2, q1, q2 coord64) float64 {
-	return pr.timesG(dn(pr.k1.lo-mulUp(pr.f.hi, s)), func() float64 { return pr.gLowerL(p1.lx.lo, q2.lx.hi) },
+	return pr.timesG(s, func(lk fi) float64 { return pr.gLowerK(lk, p1.lx.lo, q2.lx.hi) },
 		func() float64 { return pr.gUpperL(p2.lx.hi, q1.lx.lo) })
 }
 
 func (pr *problem64) minusG1(s float64, p1, p2, q1, q2 coord64) float64 {
-	return pr.timesG(dn(pr.k1.lo-mulUp(pr.f.hi, s)), func() float64 { return pr.gLowerL(p2.lxb.lo, q1.lxb.hi) },
+	return pr.timesG(s, func(lk fi) float64 { return pr.gLowerK(lk, p2.lxb.lo, q1.lxb.hi) },
 		func() float64 { return pr.gUpperL(p1.lxb.hi, q2.lxb.lo) })
 }
 
-// timesG returns an upper bound of -k g for k a lower bound of the
-// coefficient and g in [gLo(), gHi()], g >= 0.
-func (pr *problem64) timesG(k float64, gLo, gHi func() float64) float64 {
-	if k >= 0 {
-		return -dn(k * max(gLo(), 0))
+// timesG returns an upper bound of (f s - k1) g, s >= 0, with kg(lk) a
+// lower bound of e^lk g for an enclosure lk and gHi() an upper bound of
+// g. Where f s < k1 the product is formed in log space: k1 - f s = k1 (1
+// - r), r = f s / k1, so that k1 may be below float64's range while k1 g
+// is not.
+func (pr *problem64) timesG(s float64, kg func(lk fi) float64, gHi func() float64) float64 {
+	if s == 0 {
+		return -kg(pr.lk1)
 	}
-	return mulUp(gHi(), -k)
+	fs := mulUp(pr.f.hi, s)
+	if r := expHi(up(logHi(fs) - pr.lk1.lo)); r < 1 {
+		l := dn(pr.lk1.lo + logLo(dn(1-r)))
+		return -kg(fi{l, l})
+	}
+	return mulUp(gHi(), max(up(fs-pr.k1.lo), 0))
 }
 
 // fUpper returns an upper bound of the window's part of F_n on the box:
@@ -442,10 +490,20 @@ func (pr *problem64) derivsGT(p1, p2, q1, q2 coord64, kinds [][2]int) ([]fi, []f
 		pinv = recip(p1, p2)
 		qinv = recip(q1, q2)
 	}
-	terms := func(u, v, lu, lv fi, swap bool, out []fi) {
+	// terms returns c_(i,j) e^shift u^(a-i) v^(1-a-j) e^-sigma for each
+	// kind (k1 G and k2 G^T with shift log k1 or log k2: the product in
+	// log space).
+	terms := func(u, v, lu, lv fi, swap bool, out []fi, shift fi) {
+		if math.IsInf(shift.hi, -1) {
+			for k := range kinds {
+				out[k] = pt64(0)
+			}
+			return
+		}
+		sh := shift.sub(pt64(pr.sigma))
 		var g fi
 		if point {
-			g = pr.a.mul(lu).add(pr.oma.mul(lv)).sub(pt64(pr.sigma)).exp()
+			g = pr.a.mul(lu).add(pr.oma.mul(lv)).add(sh).exp()
 		}
 		for k, ij := range kinds {
 			i, j := ij[0], ij[1]
@@ -461,7 +519,7 @@ func (pr *problem64) derivsGT(p1, p2, q1, q2 coord64, kinds [][2]int) ([]fi, []f
 				}
 			}
 			e := pr.a.sub(pt64(float64(i))).mul(lu).add(pr.oma.sub(pt64(float64(j))).mul(lv))
-			out[k] = c.mul(e.sub(pt64(pr.sigma)).exp())
+			out[k] = c.mul(e.add(sh).exp())
 		}
 	}
 	nk := len(kinds)
@@ -489,7 +547,7 @@ func (pr *problem64) derivsGT(p1, p2, q1, q2 coord64, kinds [][2]int) ([]fi, []f
 		b, bp := pr.bj[j], pr.bpj[j]
 		u := lin64(p1, b, bp).hull(lin64(p2, b, bp))
 		v := lin64(q1, b, bp).hull(lin64(q2, b, bp))
-		terms(u, v, u.log(), v.log(), false, ts)
+		terms(u, v, u.log(), v.log(), false, ts, fi{})
 		for k, ij := range kinds {
 			t := ts[k]
 			if o := ij[0] + ij[1]; o > 0 {
@@ -502,10 +560,10 @@ func (pr *problem64) derivsGT(p1, p2, q1, q2 coord64, kinds [][2]int) ([]fi, []f
 	qr1, qr2 := fi{q1.x.lo, q2.x.hi}, fi{q2.xb.lo, q1.xb.hi}
 	lp, lpb, lq, lqb := fi{p1.lx.lo, p2.lx.hi}, fi{p2.lxb.lo, p1.lxb.hi}, fi{q1.lx.lo, q2.lx.hi}, fi{q2.lxb.lo, q1.lxb.hi}
 	g1, g2, h1, h2 := buf[4*nk:5*nk], buf[5*nk:6*nk], buf[6*nk:7*nk], make([]fi, nk)
-	terms(pr1, qr1, lp, lq, false, g1)
-	terms(pr2, qr2, lpb, lqb, false, g2)
-	terms(qr1, pr1, lq, lp, true, h1)
-	terms(qr2, pr2, lqb, lpb, true, h2)
+	terms(pr1, qr1, lp, lq, false, g1, pr.lk1)
+	terms(pr2, qr2, lpb, lqb, false, g2, pr.lk1)
+	terms(qr1, pr1, lq, lp, true, h1, pr.lk2)
+	terms(qr2, pr2, lqb, lpb, true, h2, pr.lk2)
 	for k, ij := range kinds {
 		g2k, h2k := g2[k], h2[k]
 		if (ij[0]+ij[1])%2 == 1 {
@@ -513,7 +571,7 @@ func (pr *problem64) derivsGT(p1, p2, q1, q2 coord64, kinds [][2]int) ([]fi, []f
 		}
 		G, H := g1[k].add(g2k), h1[k].add(h2k)
 		gt[k] = H
-		out[k] = pr.f.mul(F[k]).sub(pr.k1.mul(G)).sub(pr.k2.mul(H))
+		out[k] = pr.f.mul(F[k]).sub(G).sub(H)
 	}
 	return out, gt
 }
@@ -642,10 +700,10 @@ func (pr *problem64) paired(p1, p2, q1, q2 coord64) float64 {
 	}
 	sB, sBp := pr.absorbed()
 	if r0 == 0 {
-		r0 = sB
+		r0 = mulUp(sB, pr.lft.exp().hi)
 	}
 	if r1 == 0 {
-		r1 = sBp
+		r1 = mulUp(sBp, pr.lft.exp().hi)
 	}
 	if r0 == inf && r1 == inf {
 		return inf // the monotone bound
@@ -666,17 +724,17 @@ func (pr *problem64) paired(p1, p2, q1, q2 coord64) float64 {
 		if r == inf {
 			return inf // no pairing (and 0 times +Inf is no bound)
 		}
-		b := up(mulUp(pr.f.hi, r) - pr.k1.lo)
+		b := up(r - pr.k1t.lo)
 		if b <= 0 {
 			// g b <= gLo b for b <= 0 (gLo >= 0).
 			return up(gLo() * b)
 		}
 		return mulUp(gHi(), b)
 	}
-	h0 := half(r0, func() float64 { return pr.gLowerL(p1.lx.lo, q2.lx.hi) },
-		func() float64 { return pr.gUpperL(p2.lx.hi, q1.lx.lo) })
-	h1 := half(r1, func() float64 { return pr.gLowerL(p2.lxb.lo, q1.lxb.hi) },
-		func() float64 { return pr.gUpperL(p1.lxb.hi, q2.lxb.lo) })
+	h0 := half(r0, func() float64 { return pr.gTau(p1.lx.lo, q2.lx.hi, false) },
+		func() float64 { return pr.gTau(p2.lx.hi, q1.lx.lo, true) })
+	h1 := half(r1, func() float64 { return pr.gTau(p2.lxb.lo, q1.lxb.hi, false) },
+		func() float64 { return pr.gTau(p1.lxb.hi, q2.lxb.lo, true) })
 	if h0 == inf || h1 == inf {
 		var m [2]float64
 		for j := pr.lo; j < pr.hi; j++ {
@@ -698,8 +756,7 @@ func (pr *problem64) paired(p1, p2, q1, q2 coord64) float64 {
 	if n%2 == 0 {
 		ub = up(ub + mulUp(pr.f.hi, pr.mid))
 	}
-	hl := pr.hLower(p1, p2, q1, q2)
-	ub = up(ub - dn(pr.k2.lo*max(hl, 0)))
+	ub = up(ub - pr.k2H(p1, p2, q1, q2))
 	if ub != ub {
 		panic(arithError("NaN bound"))
 	}
@@ -745,7 +802,7 @@ func (pr *problem64) pairedThird(p1, p2, q1, q2 coord64, kinds [][2]int, gt []fi
 				for range jj {
 					t = mulUp(t, qinv)
 				}
-				t = pt64(t).div(pt64(p0)).hi
+				t = mulUp(pt64(t).div(pt64(p0)).hi, pr.lft.exp().hi)
 				sums[k][h] = fi{-t, t}
 			}
 		}
@@ -767,7 +824,7 @@ func (pr *problem64) pairedThird(p1, p2, q1, q2 coord64, kinds [][2]int, gt []fi
 			for k, ij := range kinds {
 				i, jj := ij[0], ij[1]
 				e := pr.a.sub(pt64(float64(i))).mul(lw).add(pr.oma.sub(pt64(float64(jj))).mul(lz))
-				sums[k][h] = sums[k][h].add(ipow64(ad, i+jj).mul(e.exp()))
+				sums[k][h] = sums[k][h].add(ipow64(ad, i+jj).mul(e.add(pr.lft).exp()))
 			}
 		}
 		for k := range kinds {
@@ -786,14 +843,14 @@ func (pr *problem64) pairedThird(p1, p2, q1, q2 coord64, kinds [][2]int, gt []fi
 	for k, ij := range kinds {
 		i, j := ij[0], ij[1]
 		ei, ej := pr.a.sub(pt64(float64(i))), pr.oma.sub(pt64(float64(j)))
-		P0 := ei.mul(lp).add(ej.mul(lq)).sub(pt64(pr.sigma)).exp()
-		P1 := ei.mul(lpb).add(ej.mul(lqb)).sub(pt64(pr.sigma)).exp()
-		h0 := P0.mul(pr.f.mul(r[k][0]).sub(pr.k1))
-		h1 := P1.mul(pr.f.mul(r[k][1]).sub(pr.k1))
+		P0 := ei.mul(lp).add(ej.mul(lq)).sub(pt64(pr.tau)).exp()
+		P1 := ei.mul(lpb).add(ej.mul(lqb)).sub(pt64(pr.tau)).exp()
+		h0 := P0.mul(r[k][0].sub(pr.k1t))
+		h1 := P1.mul(r[k][1].sub(pr.k1t))
 		if (i+j)%2 == 1 {
 			h1 = h1.neg()
 		}
-		out[k] = pr.coefs[i][j].mul(h0.add(h1)).sub(pr.k2.mul(gt[k]))
+		out[k] = pr.coefs[i][j].mul(h0.add(h1)).sub(gt[k])
 	}
 	return out
 }
