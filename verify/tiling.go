@@ -7,9 +7,13 @@ import (
 )
 
 // end is a logit coordinate: a rational, or -Inf (inf < 0) or +Inf (inf > 0).
+// f is r when exact (set by the parser): two exact ends compare as
+// float64, which is exact, without big.Rat.
 type end struct {
-	inf int
-	r   *big.Rat // nil when inf != 0
+	inf   int
+	r     *big.Rat // nil when inf != 0
+	f     float64
+	exact bool
 }
 
 func (e end) String() string {
@@ -25,6 +29,15 @@ func (e end) String() string {
 func cmpEnd(a, b end) int {
 	if a.inf != 0 || b.inf != 0 {
 		return a.inf - b.inf // equal infinities compare equal; a finite end has inf 0
+	}
+	if a.exact && b.exact {
+		switch {
+		case a.f < b.f:
+			return -1
+		case a.f > b.f:
+			return 1
+		}
+		return 0
 	}
 	return a.r.Cmp(b.r)
 }

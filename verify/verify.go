@@ -112,7 +112,11 @@ func parseEnd(s string) (end, error) {
 		return end{inf: -1}, nil
 	}
 	r, err := parseRat("tile end", s)
-	return end{r: r}, err
+	if err != nil {
+		return end{}, err
+	}
+	f, exact := r.Float64()
+	return end{r: r, f: f, exact: exact}, nil
 }
 
 func parse(f *certfile.File) (*cert, error) {
