@@ -32,6 +32,7 @@ type problem64 struct {
 	// B'_j)^a B_j^(1-a) (0 without a window; +Inf when unknown).
 	sB, sBp, sE, sEp float64
 	coefs            [4][4]fi
+	lcache           map[float64]coord64 // logistic's enclosures by exact end
 }
 
 // windowFrom is the smallest n whose sums are windowed; windowBits: the
@@ -601,6 +602,18 @@ func center64(x1, x2, mid coord64) (m coord64, d fi, ok bool) {
 
 // taylor is problem.taylor in float64 (+Inf when it cannot center).
 func (pr *problem64) taylor(p1, p2, q1, q2, ms, mt coord64, paired bool) float64 {
+	if paired {
+		return pr.taylorBoth(p1, p2, q1, q2, ms, mt, math.Inf(-1))
+	}
+	return pr.taylorBoth(p1, p2, q1, q2, ms, mt, math.Inf(1))
+}
+
+// taylorBoth returns the unpaired Taylor bound when it is at most stop,
+// else the paired one (the third derivatives' enclosures intersected with
+// pairedThird's; the unpaired bound when pairedThird raises an arithmetic
+// exception): the two share the center's derivatives and derivsGT, which
+// are computed once.
+func (pr *problem64) taylorBoth(p1, p2, q1, q2, ms, mt coord64, stop float64) float64 {
 	mp, dp, ok1 := center64(p1, p2, ms)
 	mq, dq, ok2 := center64(q1, q2, mt)
 	if !ok1 || !ok2 {
@@ -608,19 +621,30 @@ func (pr *problem64) taylor(p1, p2, q1, q2, ms, mt coord64, paired bool) float64
 	}
 	c := pr.derivs(mp, mp, mq, mq, kindsPoint)
 	r, gt := pr.derivsGT(p1, p2, q1, q2, kindsThird)
-	if paired {
+	q := quadMax64(c[1], c[2], c[3], c[4], c[5], dp, dq)
+	value := func() float64 {
+		rem := pt64(0)
+		for k, ij := range kindsThird {
+			i, j := ij[0], ij[1]
+			fact := float64([4]int64{1, 1, 2, 6}[i] * [4]int64{1, 1, 2, 6}[j])
+			rem = rem.add(r[k].mul(ipow64(dp, i)).mul(ipow64(dq, j)).div(pt64(fact)))
+		}
+		return up(up(c[0].hi+q) + rem.hi)
+	}
+	ub := math.Inf(1)
+	if stop > math.Inf(-1) {
+		ub = try(value)
+		if ub <= stop {
+			return ub
+		}
+	}
+	pt := func() float64 {
 		for k, x := range pr.pairedThird(p1, p2, q1, q2, kindsThird, gt) {
 			r[k] = fi{max(r[k].lo, x.lo), min(r[k].hi, x.hi)}
 		}
+		return value()
 	}
-	rem := pt64(0)
-	for k, ij := range kindsThird {
-		i, j := ij[0], ij[1]
-		fact := float64([4]int64{1, 1, 2, 6}[i] * [4]int64{1, 1, 2, 6}[j])
-		rem = rem.add(r[k].mul(ipow64(dp, i)).mul(ipow64(dq, j)).div(pt64(fact)))
-	}
-	q := quadMax64(c[1], c[2], c[3], c[4], c[5], dp, dq)
-	return up(up(c[0].hi+q) + rem.hi)
+	return min(ub, try(pt))
 }
 
 // quadMax64 is quadMax (psi.go) in float64.
@@ -918,7 +942,7 @@ func quad164(b, c fi, x0, x1 float64) float64 {
 // when none (an arithmetic exception: NaN, a log of an enclosure reaching
 // 0, ...).
 func (pr *problem64) bound(t box) (ub float64) {
-	p1, p2, q1, q2, err := logistic4(t)
+	p1, p2, q1, q2, err := pr.logistic4(t)
 	if err {
 		return math.Inf(1)
 	}
@@ -940,11 +964,9 @@ func (pr *problem64) bound(t box) (ub float64) {
 	}) != 0 {
 		return ub
 	}
-	for _, paired := range []bool{false, true} {
-		ub = min(ub, try(func() float64 { return pr.taylor(p1, p2, q1, q2, ms, mt, paired) }))
-		if ub <= pr.rhs {
-			return ub
-		}
+	ub = min(ub, try(func() float64 { return pr.taylorBoth(p1, p2, q1, q2, ms, mt, pr.rhs) }))
+	if ub <= pr.rhs {
+		return ub
 	}
 	for axis := range 2 {
 		ub = min(ub, try(func() float64 { return pr.partial(p1, p2, q1, q2, ms, mt, axis) }))
@@ -975,12 +997,30 @@ func try(fn func() float64) (ub float64) {
 
 // logistic4 returns the coordinates of t's corners (err on an arithmetic
 // exception).
-func logistic4(t box) (p1, p2, q1, q2 coord64, err bool) {
+func (pr *problem64) logistic4(t box) (p1, p2, q1, q2 coord64, err bool) {
 	err = try(func() float64 {
-		p1, p2, q1, q2 = logistic64(t.s1), logistic64(t.s2), logistic64(t.t1), logistic64(t.t2)
+		p1, p2, q1, q2 = pr.logistic(t.s1), pr.logistic(t.s2), pr.logistic(t.t1), pr.logistic(t.t2)
 		return 0
 	}) != 0
 	return
+}
+
+// logistic is logistic64, remembered for the ends that the parser read
+// exactly as float64 (the tiles share their ends; the enclosure depends
+// on the end only).
+func (pr *problem64) logistic(s end) coord64 {
+	if s.inf != 0 || !s.exact {
+		return logistic64(s)
+	}
+	if c, ok := pr.lcache[s.f]; ok {
+		return c
+	}
+	c := logistic64(s)
+	if pr.lcache == nil {
+		pr.lcache = map[float64]coord64{}
+	}
+	pr.lcache[s.f] = c
+	return c
 }
 
 // centerValue is problem.centerValue in float64: a lower bound of psi at
