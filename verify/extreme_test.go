@@ -5,7 +5,6 @@ import (
 	"math"
 	"slices"
 	"strconv"
-	"strings"
 	"testing"
 
 	"github.com/bernamp/bernamp/certfile"
@@ -72,15 +71,7 @@ func TestExtremes(t *testing.T) {
 		for _, m := range mutations {
 			g := honest(t, name)
 			m.mutate(g)
-			r, err := Check(context.Background(), g, &Options{MaxExtra: 2000})
-			switch {
-			case err != nil:
-				t.Errorf("%s, %s: error %v", name, m.name, err)
-			case r.Accepted:
-				t.Errorf("%s, %s: accepted", name, m.name)
-			case !strings.Contains(r.Failure, m.reason):
-				t.Errorf("%s, %s: rejected for %q, want a failure mentioning %q", name, m.name, r.Failure, m.reason)
-			}
+			wantRejected(t, name+", "+m.name, g, m.reason)
 		}
 	}
 }

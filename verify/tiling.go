@@ -1,6 +1,7 @@
 package verify
 
 import (
+	"cmp"
 	"fmt"
 	"math/big"
 	"slices"
@@ -31,13 +32,7 @@ func cmpEnd(a, b end) int {
 		return a.inf - b.inf // equal infinities compare equal; a finite end has inf 0
 	}
 	if a.exact && b.exact {
-		switch {
-		case a.f < b.f:
-			return -1
-		case a.f > b.f:
-			return 1
-		}
-		return 0
+		return cmp.Compare(a.f, b.f) // no NaN: both are exact rationals
 	}
 	return a.r.Cmp(b.r)
 }

@@ -116,15 +116,21 @@ func TestRejectsMutations(t *testing.T) {
 	for _, c := range cases {
 		f := honest(t, name)
 		c.mutate(f)
-		r, err := Check(context.Background(), f, &Options{MaxExtra: 2000})
-		switch {
-		case err != nil:
-			t.Errorf("%s: error %v", c.name, err)
-		case r.Accepted:
-			t.Errorf("%s: accepted", c.name)
-		case !strings.Contains(r.Failure, c.reason):
-			t.Errorf("%s: rejected for %q, want a failure mentioning %q", c.name, r.Failure, c.reason)
-		}
+		wantRejected(t, c.name, f, c.reason)
+	}
+}
+
+// wantRejected checks that f is rejected for a failure mentioning reason.
+func wantRejected(t *testing.T, what string, f *certfile.File, reason string) {
+	t.Helper()
+	r, err := Check(context.Background(), f, &Options{MaxExtra: 2000})
+	switch {
+	case err != nil:
+		t.Errorf("%s: error %v", what, err)
+	case r.Accepted:
+		t.Errorf("%s: accepted", what)
+	case !strings.Contains(r.Failure, reason):
+		t.Errorf("%s: rejected for %q, want a failure mentioning %q", what, r.Failure, reason)
 	}
 }
 
