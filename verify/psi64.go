@@ -13,7 +13,17 @@ import (
 type problem64 struct {
 	n           int
 	a, am1, oma fi
+	// f, k1 and k2 times e^sigma, and every value of g (at absolute
+	// arguments: u_j and v_j, p and q) times e^-sigma, so that psi is
+	// unchanged and neither f, k1, k2 nor g leave float64's range where
+	// (alpha-1) eps and log U are large (f = e^-999 at alpha 1000, eps
+	// 1). Sums of ratios (R0, R1 of paired) are not scaled.
+	sigma       float64
 	f, k1, k2   fi
+	lk1, lk2    fi      // log k1, log k2 (-Inf for 0), plus sigma
+	tau         float64 // the scale of paired and pairedThird
+	lft, k1t    fi      // log(f e^tau), k1 e^tau
+	mid         float64 // B_(n/2) e^-sigma, rounded up (n even)
 	rhs         float64 // at most L0 + Tau
 	bj, bpj, dj []fi    // B_j, B'_j, B_j - B'_j for j in 0..n (all of them)
 	lo, hi      int     // the window
@@ -22,6 +32,7 @@ type problem64 struct {
 	// B'_j)^a B_j^(1-a) (0 without a window; +Inf when unknown).
 	sB, sBp, sE, sEp float64
 	coefs            [4][4]fi
+	lcache           map[float64]coord64 // logistic's enclosures by exact end
 }
 
 // windowFrom is the smallest n whose sums are windowed; windowBits: the
@@ -81,9 +92,29 @@ func newProblem64(c *cert, rhs *big.Float, windowed bool) *problem64 {
 	one := pt64(1)
 	a := ratFi(c.alpha)
 	pr := &problem64{n: n, a: a, am1: a.sub(one), oma: one.sub(a)}
-	pr.f = ratFi(c.logU).neg().exp()
-	einv := pr.am1.mul(ratFi(c.eps)).neg().exp()
+	// The scale: sigma = log U rounded to an integer (exact), and the
+	// exponents sigma - log U and sigma - (alpha-1) eps exact in big.Rat,
+	// rounded once.
+	lu, _ := c.logU.Float64()
+	pr.sigma = math.Round(lu)
+	sr := new(big.Rat).SetFloat64(pr.sigma)
+	pr.f = ratFi(new(big.Rat).Sub(sr, c.logU)).exp()
+	ae := new(big.Rat).Sub(c.alpha, big.NewRat(1, 1))
+	le := ratFi(ae.Mul(ae, c.eps).Sub(sr, ae)) // log(e^sigma / E)
+	einv := le.exp()
 	pr.k1, pr.k2 = ratFi(c.l1).mul(einv), ratFi(c.l2).mul(einv)
+	pr.lk1, pr.lk2 = log0(ratFi(c.l1)).add(le), log0(ratFi(c.l2)).add(le)
+	// The scale of paired and pairedThird: tau = -log k1 rounded (log U
+	// rounded when l1 = 0), so that e^tau k1 is near 1; f e^tau is folded
+	// into the exponent of each term of R0 and R1.
+	pr.tau = pr.sigma
+	if l1, _ := c.l1.Float64(); l1 > 0 {
+		pr.tau = math.Round(-(pr.lk1.lo - pr.sigma))
+	}
+	tr := new(big.Rat).SetFloat64(pr.tau)
+	pr.lft = ratFi(new(big.Rat).Sub(tr, c.logU))
+	ae2 := new(big.Rat).Sub(c.alpha, big.NewRat(1, 1))
+	pr.k1t = log0(ratFi(c.l1)).add(ratFi(ae2.Mul(ae2, c.eps).Sub(tr, ae2))).exp()
 	pr.rhs = floatDown(rhs)
 	pr.bj, pr.bpj, pr.dj = make([]fi, n+1), make([]fi, n+1), make([]fi, n+1)
 	win := windowed && n >= windowFrom
@@ -92,6 +123,9 @@ func newProblem64(c *cert, rhs *big.Float, windowed bool) *problem64 {
 		lb = make([]fi, n+1)
 	}
 	eachWeight(n, c.c, func(j int, b ival) {
+		if 2*j == n {
+			pr.mid = expHi(up(logBig(b).hi - pr.sigma))
+		}
 		pr.bj[j] = toFi(b)
 		pr.bpj[n-j] = pr.bj[j]
 		if win {
@@ -152,22 +186,102 @@ func falling64(x fi, i int) fi {
 	return r
 }
 
-type coord64 struct{ x, xb fi }
+// coord64 is a coordinate x of the unit square with 1 - x and both logs
+// enclosed apart: log x keeps its precision where x underflows (a logit
+// beyond about -708), so that the terms of G and G^T, x^a y^(1-a), are
+// bounded from the logs and not from an enclosure [0, tiny] of x.
+type coord64 struct{ x, xb, lx, lxb fi }
 
-// logistic64 encloses x = 1/(1+e^-s) and 1 - x = 1/(1+e^s).
+// coordOf returns the coordinate with x and 1 - x enclosed by x and xb
+// (its logs from them; -Inf for an end at 0).
+func coordOf(x, xb fi) coord64 { return coord64{x, xb, log0(x), log0(xb)} }
+
+// log0 encloses log x for x >= 0, with log 0 = -Inf.
+func log0(x fi) fi {
+	if x.hi <= 0 {
+		return fi{math.Inf(-1), math.Inf(-1)}
+	}
+	r := fi{math.Inf(-1), logHi(x.hi)}
+	if x.lo > 0 {
+		r.lo = logLo(x.lo)
+	}
+	return r
+}
+
+// log1p64 encloses log(1 + y) for y >= 0: from y - y^2/2 <= log(1 + y)
+// <= y for small y (relative precision kept), else from log of 1 + y
+// rounded outward.
+func log1p64(y fi) fi {
+	const small = 0x1p-30
+	var r fi
+	if y.lo < small {
+		r.lo = max(dn(y.lo-up(up(y.lo*y.lo)*0.5)), 0)
+	} else {
+		r.lo = logLo(dn(1 + y.lo))
+	}
+	if y.hi < small {
+		r.hi = y.hi
+	} else {
+		r.hi = logHi(up(1 + y.hi))
+	}
+	return r
+}
+
+// logistic64 encloses x = 1/(1+e^-s), 1 - x = 1/(1+e^s) and their logs:
+// for s <= 0, log x = s - log(1 + e^s) and log(1-x) = -log(1 + e^s), and
+// the mirror for s > 0 (no cancellation, and no underflow for any s).
 func logistic64(s end) coord64 {
+	inf := math.Inf(1)
 	switch {
 	case s.inf < 0:
-		return coord64{pt64(0), pt64(1)}
+		return coord64{pt64(0), pt64(1), fi{-inf, -inf}, pt64(0)}
 	case s.inf > 0:
-		return coord64{pt64(1), pt64(0)}
+		return coord64{pt64(1), pt64(0), pt64(0), fi{-inf, -inf}}
 	}
 	v := ratFi(s.r)
 	one := pt64(1)
-	return coord64{one.div(one.add(v.neg().exp())), one.div(one.add(v.exp()))}
+	c := coord64{x: one.div(one.add(v.neg().exp())), xb: one.div(one.add(v.exp()))}
+	if v.hi <= 0 {
+		l := log1p64(v.exp())
+		c.lx, c.lxb = v.sub(l), l.neg()
+	} else {
+		l := log1p64(v.neg().exp())
+		c.lx, c.lxb = l.neg(), v.neg().sub(l)
+	}
+	return c
 }
 
 func lin64(x coord64, b, bp fi) fi { return x.x.mul(b).add(x.xb.mul(bp)) }
+
+// pos and posB say whether x > 0 and 1 - x > 0 are known (finite logs).
+func (c coord64) pos() bool  { return c.lx.lo > math.Inf(-1) }
+func (c coord64) posB() bool { return c.lxb.lo > math.Inf(-1) }
+
+// odds encloses (1-x)/x for x > 0 (invOdds x/(1-x) for x < 1): by
+// division where x is normal, from the logs where it underflows (+Inf at
+// worst, never below the truth).
+func (c coord64) odds() fi { return ratio(c.xb, c.x, c.lxb, c.lx) }
+
+func (c coord64) invOdds() fi { return ratio(c.x, c.xb, c.lx, c.lxb) }
+
+func ratio(a, b, la, lb fi) fi {
+	if b.lo >= 0x1p-1000 {
+		return a.div(b)
+	}
+	return la.sub(lb).exp()
+}
+
+// recip returns an upper bound of 1/min(x, 1-x) for x between the
+// coordinates x1 <= x2: e^-min(log x1, log(1 - x2)) (+Inf at an edge).
+func recip(x1, x2 coord64) float64 {
+	return expHi(-min(x1.lx.lo, x2.lxb.lo))
+}
+
+// k2H returns a lower bound of k2 G^T(p, q) = k2 (g(q, p) + g(1-q, 1-p))
+// on the box: k2 (g(q1, p2) + g(1-q2, 1-p1)), from the logs.
+func (pr *problem64) k2H(p1, p2, q1, q2 coord64) float64 {
+	return dn(pr.gLowerK(pr.lk2, q1.lx.lo, p2.lx.hi) + pr.gLowerK(pr.lk2, q2.lxb.lo, p1.lxb.hi))
+}
 
 // mulUp returns an upper bound of x s for x, s >= 0 (0 when s is 0, even
 // for x = +Inf: s = 0 is an exact empty sum).
@@ -178,12 +292,53 @@ func mulUp(x, s float64) float64 {
 	return up(x * s)
 }
 
-// gUpper returns an upper bound of g(u, v) = u^a v^(1-a) at u = uHi, v = vLo.
+// gUpper returns an upper bound of g(u, v) = u^a v^(1-a) at u = uHi, v = vLo
+// (times e^-sigma, as every g of gUpperL, gLower and gLowerL).
 func (pr *problem64) gUpper(uHi, vLo float64) float64 {
 	if uHi == 0 {
 		return 0
 	}
-	return pr.a.mul(pt64(logHi(uHi))).add(pr.oma.mul(pt64(logLo(vLo)))).exp().hi
+	return pr.gUpperL(logHi(uHi), logLo(vLo))
+}
+
+// gUpperL returns an upper bound of g(u, v) from an upper bound lu of log u
+// and a lower bound lv of log v (0 for lu = -Inf, +Inf for lv = -Inf).
+func (pr *problem64) gUpperL(lu, lv float64) float64 {
+	if math.IsInf(lu, -1) {
+		return 0
+	}
+	return pr.a.mul(pt64(lu)).add(pr.oma.mul(pt64(lv))).sub(pt64(pr.sigma)).exp().hi
+}
+
+// gRatio returns an upper bound of f e^tau g(u, v) at u = uHi > 0, v =
+// vLo (the terms of R0 and R1 of paired, times f e^tau).
+func (pr *problem64) gRatio(uHi, vLo float64) float64 {
+	return pr.a.mul(pt64(logHi(uHi))).add(pr.oma.mul(pt64(logLo(vLo)))).add(pr.lft).exp().hi
+}
+
+// gTau returns a lower (upward false) or upper bound of g(u, v) e^-tau
+// from bounds of log u and log v on the matching sides (0 for lu = -Inf,
+// +Inf for lv = -Inf upward).
+func (pr *problem64) gTau(lu, lv float64, upward bool) float64 {
+	if math.IsInf(lu, -1) {
+		return 0
+	}
+	e := pr.a.mul(pt64(lu)).add(pr.oma.mul(pt64(lv))).sub(pt64(pr.tau)).exp()
+	if upward {
+		return e.hi
+	}
+	return e.lo
+}
+
+// gLowerK returns a lower bound of e^lk g(u, v) (times e^-sigma) from a
+// lower bound lu of log u and an upper bound lv of log v (0 for lu or
+// lk.lo = -Inf): k g in log space, for k = k1 or k2 (e^-999 at alpha 1000,
+// eps 1) and g far above 1.
+func (pr *problem64) gLowerK(lk fi, lu, lv float64) float64 {
+	if math.IsInf(lu, -1) || math.IsInf(lk.lo, -1) {
+		return 0
+	}
+	return pt64(lk.lo).add(pr.a.mul(pt64(lu))).add(pr.oma.mul(pt64(lv))).sub(pt64(pr.sigma)).exp().lo
 }
 
 // gLower returns a lower bound of g(u, v) at u = uLo, v = vHi.
@@ -191,7 +346,16 @@ func (pr *problem64) gLower(uLo, vHi float64) float64 {
 	if uLo <= 0 {
 		return 0
 	}
-	return pr.a.mul(pt64(logLo(uLo))).add(pr.oma.mul(pt64(logHi(vHi)))).exp().lo
+	return pr.gLowerL(logLo(uLo), logHi(vHi))
+}
+
+// gLowerL returns a lower bound of g(u, v) from a lower bound lu of log u
+// and an upper bound lv of log v (0 for lu = -Inf).
+func (pr *problem64) gLowerL(lu, lv float64) float64 {
+	if math.IsInf(lu, -1) {
+		return 0
+	}
+	return pr.a.mul(pt64(lu)).add(pr.oma.mul(pt64(lv))).sub(pt64(pr.sigma)).exp().lo
 }
 
 // tail returns an upper bound of sum_{j outside the window} g(u_j, v_j)
@@ -215,15 +379,15 @@ func (pr *problem64) tail(p1, p2, q1, q2 coord64) float64 {
 		return 0
 	}
 	best := math.Inf(1)
-	if q1.x.lo > 0 && q2.xb.lo > 0 {
-		t := up(mulUp(pr.gUpper(p2.x.hi, q1.x.lo), pr.sB) + mulUp(pr.gUpper(p1.xb.hi, q2.xb.lo), pr.sBp))
+	if q1.pos() && q2.posB() {
+		t := up(mulUp(pr.gUpperL(p2.lx.hi, q1.lx.lo), pr.sB) + mulUp(pr.gUpperL(p1.lxb.hi, q2.lxb.lo), pr.sBp))
 		best = min(best, t)
 	}
-	if q2.xb.lo > 0 {
-		best = min(best, mulUp(pr.gUpper(1, q2.xb.lo), pr.sE))
+	if q2.posB() {
+		best = min(best, mulUp(pr.gUpperL(0, q2.lxb.lo), pr.sE))
 	}
-	if q1.x.lo > 0 {
-		best = min(best, mulUp(pr.gUpper(1, q1.x.lo), pr.sEp))
+	if q1.pos() {
+		best = min(best, mulUp(pr.gUpperL(0, q1.lx.lo), pr.sEp))
 	}
 	if best != best {
 		panic(arithError("NaN tail"))
@@ -231,31 +395,87 @@ func (pr *problem64) tail(p1, p2, q1, q2 coord64) float64 {
 	return best
 }
 
-// monotone is problem.monotone in float64, with the tail.
+// monotone is problem.monotone in float64, with the omitted terms of
+// F_n bounded in one of two ways (the smaller bound is returned): by tail,
+// or absorbed into G. The latter because each omitted term is at most B_j
+// g(p, q) + B'_j g(1-p, 1-q) (tail, (i)), so that
+//
+//	f F_n - k1 G <= f W + (f sB - k1) g(p, q) + (f sBp - k1) g(1-p, 1-q)
+//
+// with W the window's sum: k1 is lowered by f sB (or f sBp), a relative
+// change of about 2^-windowBits n, and the bound needs no corner where g
+// is large (at q = 0, say, where tail is infinite).
 func (pr *problem64) monotone(p1, p2, q1, q2 coord64) float64 {
-	fu := pr.fUpper(p1, p2, q1, q2)
-	gl := dn(pr.gLower(p1.x.lo, q2.x.hi) + pr.gLower(p2.xb.lo, q1.xb.hi))
-	hl := dn(pr.gLower(q1.x.lo, p2.x.hi) + pr.gLower(q2.xb.lo, p1.xb.hi))
-	ub := mulUp(pr.f.hi, fu)
-	ub = up(ub - dn(pr.k1.lo*max(gl, 0)))
-	ub = up(ub - dn(pr.k2.lo*max(hl, 0)))
+	w := pr.fUpper(p1, p2, q1, q2)
+	fw := mulUp(pr.f.hi, w)
+	k2h := pr.k2H(p1, p2, q1, q2)
+	k1g := dn(pr.gLowerK(pr.lk1, p1.lx.lo, q2.lx.hi) + pr.gLowerK(pr.lk1, p2.lxb.lo, q1.lxb.hi))
+	ub := up(up(up(fw+mulUp(pr.f.hi, pr.tail(p1, p2, q1, q2)))-k1g) - k2h)
+	if pr.windowed() {
+		sB, sBp := pr.absorbed()
+		a := up(up(fw+pr.minusG0(sB, p1, p2, q1, q2)) + pr.minusG1(sBp, p1, p2, q1, q2))
+		ub = min(ub, up(a-k2h))
+	}
 	if ub != ub {
 		panic(arithError("NaN bound"))
 	}
 	return ub
 }
 
-// fUpper returns an upper bound of F_n on the box: the window's terms, each
-// at its largest u and smallest v, plus the tail.
+// absorbed returns sB and sBp, the sums that monotone and paired absorb
+// into G (0 under testNoTail).
+func (pr *problem64) absorbed() (sB, sBp float64) {
+	if testNoTail {
+		return 0, 0
+	}
+	return pr.sB, pr.sBp
+}
+
+// minusG0 returns an upper bound of (f s - k1) g(p, q) on the box, s >= 0;
+// minusG1 of (f s - k1) g(1-p, 1-q).
+func (pr *problem64) minusG0(s float64, p1, p2, q1, q2 coord64) float64 {
+	return pr.timesG(s, func(lk fi) float64 { return pr.gLowerK(lk, p1.lx.lo, q2.lx.hi) },
+		func() float64 { return pr.gUpperL(p2.lx.hi, q1.lx.lo) })
+}
+
+func (pr *problem64) minusG1(s float64, p1, p2, q1, q2 coord64) float64 {
+	return pr.timesG(s, func(lk fi) float64 { return pr.gLowerK(lk, p2.lxb.lo, q1.lxb.hi) },
+		func() float64 { return pr.gUpperL(p1.lxb.hi, q2.lxb.lo) })
+}
+
+// timesG returns an upper bound of (f s - k1) g, s >= 0, with kg(lk) a
+// lower bound of e^lk g for an enclosure lk and gHi() an upper bound of
+// g. Where f s < k1 the product is formed in log space: k1 - f s = k1 (1
+// - r), r = f s / k1, so that k1 may be below float64's range while k1 g
+// is not.
+func (pr *problem64) timesG(s float64, kg func(lk fi) float64, gHi func() float64) float64 {
+	if s == 0 {
+		return -kg(pr.lk1)
+	}
+	fs := mulUp(pr.f.hi, s)
+	if r := expHi(up(logHi(fs) - pr.lk1.lo)); r < 1 {
+		l := dn(pr.lk1.lo + logLo(dn(1-r)))
+		return -kg(fi{l, l})
+	}
+	return mulUp(gHi(), max(up(fs-pr.k1.lo), 0))
+}
+
+// fUpper returns an upper bound of the window's part of F_n on the box:
+// its terms, each at its largest u and smallest v.
 func (pr *problem64) fUpper(p1, p2, q1, q2 coord64) float64 {
-	fu := pr.tail(p1, p2, q1, q2)
+	var fu float64
 	for j := pr.lo; j < pr.hi; j++ {
-		b, bp := pr.bj[j], pr.bpj[j]
-		u1, u2 := lin64(p1, b, bp), lin64(p2, b, bp)
-		v1, v2 := lin64(q1, b, bp), lin64(q2, b, bp)
-		fu = up(fu + pr.gUpper(max(u1.hi, u2.hi), min(v1.lo, v2.lo)))
+		fu = up(fu + pr.termUpper(j, p1, p2, q1, q2))
 	}
 	return fu
+}
+
+// termUpper returns an upper bound of term j of F_n on the box.
+func (pr *problem64) termUpper(j int, p1, p2, q1, q2 coord64) float64 {
+	b, bp := pr.bj[j], pr.bpj[j]
+	u1, u2 := lin64(p1, b, bp), lin64(p2, b, bp)
+	v1, v2 := lin64(q1, b, bp), lin64(q2, b, bp)
+	return pr.gUpper(max(u1.hi, u2.hi), min(v1.lo, v2.lo))
 }
 
 // derivsGT is problem.derivsGT in float64. The omitted terms of D^(i,j)
@@ -268,13 +488,23 @@ func (pr *problem64) derivsGT(p1, p2, q1, q2 coord64, kinds [][2]int) ([]fi, []f
 	var tv, pinv, qinv float64
 	if pr.windowed() {
 		tv = pr.tail(p1, p2, q1, q2)
-		pinv = pt64(1).div(pt64(min(p1.x.lo, p2.xb.lo))).hi
-		qinv = pt64(1).div(pt64(min(q1.x.lo, q2.xb.lo))).hi
+		pinv = recip(p1, p2)
+		qinv = recip(q1, q2)
 	}
-	terms := func(u, v, lu, lv fi, swap bool, out []fi) {
+	// terms returns c_(i,j) e^shift u^(a-i) v^(1-a-j) e^-sigma for each
+	// kind (k1 G and k2 G^T with shift log k1 or log k2: the product in
+	// log space).
+	terms := func(u, v, lu, lv fi, swap bool, out []fi, shift fi) {
+		if math.IsInf(shift.hi, -1) {
+			for k := range kinds {
+				out[k] = pt64(0)
+			}
+			return
+		}
+		sh := shift.sub(pt64(pr.sigma))
 		var g fi
 		if point {
-			g = pr.a.mul(lu).add(pr.oma.mul(lv)).exp()
+			g = pr.a.mul(lu).add(pr.oma.mul(lv)).add(sh).exp()
 		}
 		for k, ij := range kinds {
 			i, j := ij[0], ij[1]
@@ -283,11 +513,14 @@ func (pr *problem64) derivsGT(p1, p2, q1, q2 coord64, kinds [][2]int) ([]fi, []f
 			}
 			c := pr.coefs[i][j]
 			if point {
-				out[k] = c.mul(g.div(ipow64(u, i).mul(ipow64(v, j))))
-				continue
+				// c g / (u^i v^j), unless the power underflows.
+				if d := ipow64(u, i).mul(ipow64(v, j)); d.lo >= 0x1p-1000 {
+					out[k] = c.mul(g.div(d))
+					continue
+				}
 			}
 			e := pr.a.sub(pt64(float64(i))).mul(lu).add(pr.oma.sub(pt64(float64(j))).mul(lv))
-			out[k] = c.mul(e.exp())
+			out[k] = c.mul(e.add(sh).exp())
 		}
 	}
 	nk := len(kinds)
@@ -315,7 +548,7 @@ func (pr *problem64) derivsGT(p1, p2, q1, q2 coord64, kinds [][2]int) ([]fi, []f
 		b, bp := pr.bj[j], pr.bpj[j]
 		u := lin64(p1, b, bp).hull(lin64(p2, b, bp))
 		v := lin64(q1, b, bp).hull(lin64(q2, b, bp))
-		terms(u, v, u.log(), v.log(), false, ts)
+		terms(u, v, u.log(), v.log(), false, ts, fi{})
 		for k, ij := range kinds {
 			t := ts[k]
 			if o := ij[0] + ij[1]; o > 0 {
@@ -326,12 +559,12 @@ func (pr *problem64) derivsGT(p1, p2, q1, q2 coord64, kinds [][2]int) ([]fi, []f
 	}
 	pr1, pr2 := fi{p1.x.lo, p2.x.hi}, fi{p2.xb.lo, p1.xb.hi}
 	qr1, qr2 := fi{q1.x.lo, q2.x.hi}, fi{q2.xb.lo, q1.xb.hi}
-	lp, lpb, lq, lqb := pr1.log(), pr2.log(), qr1.log(), qr2.log()
+	lp, lpb, lq, lqb := fi{p1.lx.lo, p2.lx.hi}, fi{p2.lxb.lo, p1.lxb.hi}, fi{q1.lx.lo, q2.lx.hi}, fi{q2.lxb.lo, q1.lxb.hi}
 	g1, g2, h1, h2 := buf[4*nk:5*nk], buf[5*nk:6*nk], buf[6*nk:7*nk], make([]fi, nk)
-	terms(pr1, qr1, lp, lq, false, g1)
-	terms(pr2, qr2, lpb, lqb, false, g2)
-	terms(qr1, pr1, lq, lp, true, h1)
-	terms(qr2, pr2, lqb, lpb, true, h2)
+	terms(pr1, qr1, lp, lq, false, g1, pr.lk1)
+	terms(pr2, qr2, lpb, lqb, false, g2, pr.lk1)
+	terms(qr1, pr1, lq, lp, true, h1, pr.lk2)
+	terms(qr2, pr2, lqb, lpb, true, h2, pr.lk2)
 	for k, ij := range kinds {
 		g2k, h2k := g2[k], h2[k]
 		if (ij[0]+ij[1])%2 == 1 {
@@ -339,7 +572,7 @@ func (pr *problem64) derivsGT(p1, p2, q1, q2 coord64, kinds [][2]int) ([]fi, []f
 		}
 		G, H := g1[k].add(g2k), h1[k].add(h2k)
 		gt[k] = H
-		out[k] = pr.f.mul(F[k]).sub(pr.k1.mul(G)).sub(pr.k2.mul(H))
+		out[k] = pr.f.mul(F[k]).sub(G).sub(H)
 	}
 	return out, gt
 }
@@ -357,18 +590,30 @@ func center64(x1, x2, mid coord64) (m coord64, d fi, ok bool) {
 			return coord64{}, fi{}, false
 		}
 		cp := pt64(c)
-		return coord64{cp, pt64(1).sub(cp)}, fi{pt64(x1.x.lo).sub(cp).lo, pt64(x2.x.hi).sub(cp).hi}, true
+		return coordOf(cp, pt64(1).sub(cp)), fi{pt64(x1.x.lo).sub(cp).lo, pt64(x2.x.hi).sub(cp).hi}, true
 	}
 	c := mid.xb.lo
 	if c < x2.xb.hi || c > x1.xb.lo {
 		return coord64{}, fi{}, false
 	}
 	cp := pt64(c)
-	return coord64{pt64(1).sub(cp), cp}, fi{cp.sub(pt64(x1.xb.hi)).lo, cp.sub(pt64(x2.xb.lo)).hi}, true
+	return coordOf(pt64(1).sub(cp), cp), fi{cp.sub(pt64(x1.xb.hi)).lo, cp.sub(pt64(x2.xb.lo)).hi}, true
 }
 
 // taylor is problem.taylor in float64 (+Inf when it cannot center).
 func (pr *problem64) taylor(p1, p2, q1, q2, ms, mt coord64, paired bool) float64 {
+	if paired {
+		return pr.taylorBoth(p1, p2, q1, q2, ms, mt, math.Inf(-1))
+	}
+	return pr.taylorBoth(p1, p2, q1, q2, ms, mt, math.Inf(1))
+}
+
+// taylorBoth returns the unpaired Taylor bound when it is at most stop,
+// else the paired one (the third derivatives' enclosures intersected with
+// pairedThird's; the unpaired bound when pairedThird raises an arithmetic
+// exception): the two share the center's derivatives and derivsGT, which
+// are computed once.
+func (pr *problem64) taylorBoth(p1, p2, q1, q2, ms, mt coord64, stop float64) float64 {
 	mp, dp, ok1 := center64(p1, p2, ms)
 	mq, dq, ok2 := center64(q1, q2, mt)
 	if !ok1 || !ok2 {
@@ -376,19 +621,30 @@ func (pr *problem64) taylor(p1, p2, q1, q2, ms, mt coord64, paired bool) float64
 	}
 	c := pr.derivs(mp, mp, mq, mq, kindsPoint)
 	r, gt := pr.derivsGT(p1, p2, q1, q2, kindsThird)
-	if paired {
+	q := quadMax64(c[1], c[2], c[3], c[4], c[5], dp, dq)
+	value := func() float64 {
+		rem := pt64(0)
+		for k, ij := range kindsThird {
+			i, j := ij[0], ij[1]
+			fact := float64([4]int64{1, 1, 2, 6}[i] * [4]int64{1, 1, 2, 6}[j])
+			rem = rem.add(r[k].mul(ipow64(dp, i)).mul(ipow64(dq, j)).div(pt64(fact)))
+		}
+		return up(up(c[0].hi+q) + rem.hi)
+	}
+	ub := math.Inf(1)
+	if stop > math.Inf(-1) {
+		ub = try(value)
+		if ub <= stop {
+			return ub
+		}
+	}
+	pt := func() float64 {
 		for k, x := range pr.pairedThird(p1, p2, q1, q2, kindsThird, gt) {
 			r[k] = fi{max(r[k].lo, x.lo), min(r[k].hi, x.hi)}
 		}
+		return value()
 	}
-	rem := pt64(0)
-	for k, ij := range kindsThird {
-		i, j := ij[0], ij[1]
-		fact := float64([4]int64{1, 1, 2, 6}[i] * [4]int64{1, 1, 2, 6}[j])
-		rem = rem.add(r[k].mul(ipow64(dp, i)).mul(ipow64(dq, j)).div(pt64(fact)))
-	}
-	q := quadMax64(c[1], c[2], c[3], c[4], c[5], dp, dq)
-	return up(up(c[0].hi+q) + rem.hi)
+	return min(ub, try(pt))
 }
 
 // quadMax64 is quadMax (psi.go) in float64.
@@ -448,63 +704,83 @@ func quadMax64(gp, gq, hpp, hpq, hqq fi, dp, dq fi) float64 {
 }
 
 // paired is problem.paired in float64 (+Inf for none). The omitted terms
-// of R0 = sum g(u_j/p, v_j/q) = sum g(u_j, v_j) / g(p, q) at (p1, q2) are
-// at most tail at that point over g(p1, q2); of R1 likewise at (p2, q1)
-// over g(1-p2, 1-q1).
+// of F_n are absorbed as in monotone: they are at most sB g(p, q) + sBp
+// g(1-p, 1-q), so R0 gains sB and R1 sBp. A half that cannot be paired
+// (its odds are infinite at an edge, or overflow) is bounded as in
+// monotone, f times its terms at their largest u and smallest v plus (f
+// sB - k1) g(p, q) (or the mirror).
 func (pr *problem64) paired(p1, p2, q1, q2 coord64) float64 {
 	inf := math.Inf(1)
-	if !(p1.x.lo > 0) || !(q1.xb.lo > 0) || !(q2.x.lo > 0) {
-		return inf
-	}
 	n := pr.n
-	op1, oq2 := p1.xb.div(p1.x), q2.xb.div(q2.x)
-	op2, oq1 := p2.x.div(p2.xb), q1.x.div(q1.xb)
-	var r0, r1 float64
-	if pr.windowed() {
-		t0 := pr.tail(p1, p1, q2, q2)
-		g0 := pr.gLower(p1.x.lo, q2.x.hi)
-		t1 := pr.tail(p2, p2, q1, q1)
-		g1 := pr.gLower(p2.xb.lo, q1.xb.hi)
-		if !(g0 > 0) || !(g1 > 0) {
-			return inf
-		}
-		r0, r1 = pt64(t0).div(pt64(g0)).hi, pt64(t1).div(pt64(g1)).hi
+	// r0 and r1 stay +Inf for a half that cannot be paired (an edge, or
+	// odds that overflow).
+	r0, r1 := inf, inf
+	var op1, oq2, op2, oq1 fi
+	if p1.pos() && q2.pos() {
+		op1, oq2, r0 = p1.odds(), q2.odds(), 0
+	}
+	if p2.posB() && q1.posB() {
+		op2, oq1, r1 = p2.invOdds(), q1.invOdds(), 0
+	}
+	sB, sBp := pr.absorbed()
+	if r0 == 0 {
+		r0 = mulUp(sB, pr.lft.exp().hi)
+	}
+	if r1 == 0 {
+		r1 = mulUp(sBp, pr.lft.exp().hi)
+	}
+	if r0 == inf && r1 == inf {
+		return inf // the monotone bound
 	}
 	for j := pr.lo; j < pr.hi; j++ {
 		switch {
-		case 2*j < n:
+		case 2*j < n && r0 < inf:
 			u := pr.bj[j].add(pr.bpj[j].mul(op1))
 			v := pr.bj[j].add(pr.bpj[j].mul(oq2))
-			r0 = up(r0 + pr.gUpper(u.hi, v.lo))
-		case 2*j > n:
+			r0 = up(r0 + pr.gRatio(u.hi, v.lo))
+		case 2*j > n && r1 < inf:
 			u := pr.bpj[j].add(pr.bj[j].mul(op2))
 			v := pr.bpj[j].add(pr.bj[j].mul(oq1))
-			r1 = up(r1 + pr.gUpper(u.hi, v.lo))
+			r1 = up(r1 + pr.gRatio(u.hi, v.lo))
 		}
 	}
 	half := func(r float64, gLo, gHi func() float64) float64 {
-		b := up(mulUp(pr.f.hi, r) - pr.k1.lo)
+		if r == inf {
+			return inf // no pairing (and 0 times +Inf is no bound)
+		}
+		b := up(r - pr.k1t.lo)
 		if b <= 0 {
 			// g b <= gLo b for b <= 0 (gLo >= 0).
 			return up(gLo() * b)
 		}
 		return mulUp(gHi(), b)
 	}
-	h0 := half(r0, func() float64 { return pr.gLower(p1.x.lo, q2.x.hi) },
-		func() float64 { return pr.gUpper(p2.x.hi, q1.x.lo) })
-	h1 := half(r1, func() float64 { return pr.gLower(p2.xb.lo, q1.xb.hi) },
-		func() float64 {
-			if !(q2.xb.lo > 0) {
-				return inf
+	h0 := half(r0, func() float64 { return pr.gTau(p1.lx.lo, q2.lx.hi, false) },
+		func() float64 { return pr.gTau(p2.lx.hi, q1.lx.lo, true) })
+	h1 := half(r1, func() float64 { return pr.gTau(p2.lxb.lo, q1.lxb.hi, false) },
+		func() float64 { return pr.gTau(p1.lxb.hi, q2.lxb.lo, true) })
+	if h0 == inf || h1 == inf {
+		var m [2]float64
+		for j := pr.lo; j < pr.hi; j++ {
+			switch {
+			case 2*j < n && h0 == inf:
+				m[0] = up(m[0] + pr.termUpper(j, p1, p2, q1, q2))
+			case 2*j > n && h1 == inf:
+				m[1] = up(m[1] + pr.termUpper(j, p1, p2, q1, q2))
 			}
-			return pr.gUpper(p1.xb.hi, q2.xb.lo)
-		})
+		}
+		if h0 == inf {
+			h0 = up(mulUp(pr.f.hi, m[0]) + pr.minusG0(sB, p1, p2, q1, q2))
+		}
+		if h1 == inf {
+			h1 = up(mulUp(pr.f.hi, m[1]) + pr.minusG1(sBp, p1, p2, q1, q2))
+		}
+	}
 	ub := up(h0 + h1)
 	if n%2 == 0 {
-		ub = up(ub + mulUp(pr.f.hi, pr.bj[n/2].hi))
+		ub = up(ub + mulUp(pr.f.hi, pr.mid))
 	}
-	hl := dn(pr.gLower(q1.x.lo, p2.x.hi) + pr.gLower(q2.xb.lo, p1.xb.hi))
-	ub = up(ub - dn(pr.k2.lo*max(hl, 0)))
+	ub = up(ub - pr.k2H(p1, p2, q1, q2))
 	if ub != ub {
 		panic(arithError("NaN bound"))
 	}
@@ -522,14 +798,14 @@ func (pr *problem64) pairedThird(p1, p2, q1, q2 coord64, kinds [][2]int, gt []fi
 	sums := make([][2]fi, len(kinds))
 	for c, pq := range corners {
 		p, q := pq[0], pq[1]
-		odds := [2][2]fi{{p.xb.div(p.x), q.xb.div(q.x)}, {p.x.div(p.xb), q.x.div(q.xb)}}
+		odds := [2][2]fi{{p.odds(), q.odds()}, {p.invOdds(), q.invOdds()}}
 		var lpq [2][2]fi // log p, log q; log(1-p), log(1-q)
 		var tv, pinv, qinv float64
 		if pr.windowed() {
 			tv = pr.tail(p, p, q, q)
-			pinv = pt64(1).div(pt64(min(p.x.lo, p.xb.lo))).hi
-			qinv = pt64(1).div(pt64(min(q.x.lo, q.xb.lo))).hi
-			lpq = [2][2]fi{{p.x.log(), q.x.log()}, {p.xb.log(), q.xb.log()}}
+			pinv = recip(p, p)
+			qinv = recip(q, q)
+			lpq = [2][2]fi{{p.lx, q.lx}, {p.lxb, q.lxb}}
 		}
 		for k, ij := range kinds {
 			for h := range 2 {
@@ -539,7 +815,7 @@ func (pr *problem64) pairedThird(p1, p2, q1, q2 coord64, kinds [][2]int, gt []fi
 				}
 				i, jj := ij[0], ij[1]
 				e := pr.a.sub(pt64(float64(i))).mul(lpq[h][0]).add(pr.oma.sub(pt64(float64(jj))).mul(lpq[h][1]))
-				p0 := e.exp().lo
+				p0 := e.sub(pt64(pr.sigma)).exp().lo
 				if !(p0 > 0) {
 					panic(arithError("no tail bound"))
 				}
@@ -550,7 +826,7 @@ func (pr *problem64) pairedThird(p1, p2, q1, q2 coord64, kinds [][2]int, gt []fi
 				for range jj {
 					t = mulUp(t, qinv)
 				}
-				t = pt64(t).div(pt64(p0)).hi
+				t = mulUp(pt64(t).div(pt64(p0)).hi, pr.lft.exp().hi)
 				sums[k][h] = fi{-t, t}
 			}
 		}
@@ -572,7 +848,7 @@ func (pr *problem64) pairedThird(p1, p2, q1, q2 coord64, kinds [][2]int, gt []fi
 			for k, ij := range kinds {
 				i, jj := ij[0], ij[1]
 				e := pr.a.sub(pt64(float64(i))).mul(lw).add(pr.oma.sub(pt64(float64(jj))).mul(lz))
-				sums[k][h] = sums[k][h].add(ipow64(ad, i+jj).mul(e.exp()))
+				sums[k][h] = sums[k][h].add(ipow64(ad, i+jj).mul(e.add(pr.lft).exp()))
 			}
 		}
 		for k := range kinds {
@@ -585,22 +861,20 @@ func (pr *problem64) pairedThird(p1, p2, q1, q2 coord64, kinds [][2]int, gt []fi
 			}
 		}
 	}
-	lp := fi{p1.x.lo, p2.x.hi}.log()
-	lpb := fi{p2.xb.lo, p1.xb.hi}.log()
-	lq := fi{q1.x.lo, q2.x.hi}.log()
-	lqb := fi{q2.xb.lo, q1.xb.hi}.log()
+	lp, lpb := fi{p1.lx.lo, p2.lx.hi}, fi{p2.lxb.lo, p1.lxb.hi}
+	lq, lqb := fi{q1.lx.lo, q2.lx.hi}, fi{q2.lxb.lo, q1.lxb.hi}
 	out := make([]fi, len(kinds))
 	for k, ij := range kinds {
 		i, j := ij[0], ij[1]
 		ei, ej := pr.a.sub(pt64(float64(i))), pr.oma.sub(pt64(float64(j)))
-		P0 := ei.mul(lp).add(ej.mul(lq)).exp()
-		P1 := ei.mul(lpb).add(ej.mul(lqb)).exp()
-		h0 := P0.mul(pr.f.mul(r[k][0]).sub(pr.k1))
-		h1 := P1.mul(pr.f.mul(r[k][1]).sub(pr.k1))
+		P0 := ei.mul(lp).add(ej.mul(lq)).sub(pt64(pr.tau)).exp()
+		P1 := ei.mul(lpb).add(ej.mul(lqb)).sub(pt64(pr.tau)).exp()
+		h0 := P0.mul(r[k][0].sub(pr.k1t))
+		h1 := P1.mul(r[k][1].sub(pr.k1t))
 		if (i+j)%2 == 1 {
 			h1 = h1.neg()
 		}
-		out[k] = pr.coefs[i][j].mul(h0.add(h1)).sub(pr.k2.mul(gt[k]))
+		out[k] = pr.coefs[i][j].mul(h0.add(h1)).sub(gt[k])
 	}
 	return out
 }
@@ -668,6 +942,44 @@ func quad164(b, c fi, x0, x1 float64) float64 {
 // when none (an arithmetic exception: NaN, a log of an enclosure reaching
 // 0, ...).
 func (pr *problem64) bound(t box) (ub float64) {
+	p1, p2, q1, q2, err := pr.logistic4(t)
+	if err {
+		return math.Inf(1)
+	}
+	ub = try(func() float64 { return pr.monotone(p1, p2, q1, q2) })
+	if ub <= pr.rhs {
+		return ub
+	}
+	ub = min(ub, try(func() float64 { return pr.paired(p1, p2, q1, q2) }))
+	if ub <= pr.rhs {
+		return ub
+	}
+	if t.s1.inf != 0 || t.s2.inf != 0 || t.t1.inf != 0 || t.t2.inf != 0 {
+		return ub
+	}
+	var ms, mt coord64
+	if try(func() float64 {
+		ms, mt = logistic64(midEnd(t.s1, t.s2)), logistic64(midEnd(t.t1, t.t2))
+		return 0
+	}) != 0 {
+		return ub
+	}
+	ub = min(ub, try(func() float64 { return pr.taylorBoth(p1, p2, q1, q2, ms, mt, pr.rhs) }))
+	if ub <= pr.rhs {
+		return ub
+	}
+	for axis := range 2 {
+		ub = min(ub, try(func() float64 { return pr.partial(p1, p2, q1, q2, ms, mt, axis) }))
+		if ub <= pr.rhs {
+			return ub
+		}
+	}
+	return ub
+}
+
+// try returns fn's bound, or +Inf for NaN or an arithmetic exception (a
+// bound dropped, never trusted; the others are still tried).
+func try(fn func() float64) (ub float64) {
 	defer func() {
 		if r := recover(); r != nil {
 			if !isArith(r) {
@@ -676,39 +988,39 @@ func (pr *problem64) bound(t box) (ub float64) {
 			ub = math.Inf(1)
 		}
 	}()
-	defer func() {
-		if ub != ub {
-			ub = math.Inf(1)
-		}
-	}()
-	p1, p2, q1, q2 := logistic64(t.s1), logistic64(t.s2), logistic64(t.t1), logistic64(t.t2)
-	ub = pr.monotone(p1, p2, q1, q2)
-	if ub <= pr.rhs {
-		return ub
-	}
-	if pb := pr.paired(p1, p2, q1, q2); pb < ub {
-		ub = pb
-		if ub <= pr.rhs {
-			return ub
-		}
-	}
-	if t.s1.inf != 0 || t.s2.inf != 0 || t.t1.inf != 0 || t.t2.inf != 0 {
-		return ub
-	}
-	ms, mt := logistic64(midEnd(t.s1, t.s2)), logistic64(midEnd(t.t1, t.t2))
-	for _, paired := range []bool{false, true} {
-		ub = min(ub, pr.taylor(p1, p2, q1, q2, ms, mt, paired))
-		if ub <= pr.rhs {
-			return ub
-		}
-	}
-	for axis := range 2 {
-		ub = min(ub, pr.partial(p1, p2, q1, q2, ms, mt, axis))
-		if ub <= pr.rhs {
-			return ub
-		}
+	ub = fn()
+	if ub != ub {
+		ub = math.Inf(1)
 	}
 	return ub
+}
+
+// logistic4 returns the coordinates of t's corners (err on an arithmetic
+// exception).
+func (pr *problem64) logistic4(t box) (p1, p2, q1, q2 coord64, err bool) {
+	err = try(func() float64 {
+		p1, p2, q1, q2 = pr.logistic(t.s1), pr.logistic(t.s2), pr.logistic(t.t1), pr.logistic(t.t2)
+		return 0
+	}) != 0
+	return
+}
+
+// logistic is logistic64, remembered for the ends that the parser read
+// exactly as float64 (the tiles share their ends; the enclosure depends
+// on the end only).
+func (pr *problem64) logistic(s end) coord64 {
+	if s.inf != 0 || !s.exact {
+		return logistic64(s)
+	}
+	if c, ok := pr.lcache[s.f]; ok {
+		return c
+	}
+	c := logistic64(s)
+	if pr.lcache == nil {
+		pr.lcache = map[float64]coord64{}
+	}
+	pr.lcache[s.f] = c
+	return c
 }
 
 // centerValue is problem.centerValue in float64: a lower bound of psi at

@@ -1,15 +1,20 @@
 package verify
 
 import (
+	"cmp"
 	"fmt"
 	"math/big"
 	"slices"
 )
 
 // end is a logit coordinate: a rational, or -Inf (inf < 0) or +Inf (inf > 0).
+// f is r when exact (set by the parser): two exact ends compare as
+// float64, which is exact, without big.Rat.
 type end struct {
-	inf int
-	r   *big.Rat // nil when inf != 0
+	inf   int
+	r     *big.Rat // nil when inf != 0
+	f     float64
+	exact bool
 }
 
 func (e end) String() string {
@@ -25,6 +30,9 @@ func (e end) String() string {
 func cmpEnd(a, b end) int {
 	if a.inf != 0 || b.inf != 0 {
 		return a.inf - b.inf // equal infinities compare equal; a finite end has inf 0
+	}
+	if a.exact && b.exact {
+		return cmp.Compare(a.f, b.f) // no NaN: both are exact rationals
 	}
 	return a.r.Cmp(b.r)
 }

@@ -112,7 +112,11 @@ func parseEnd(s string) (end, error) {
 		return end{inf: -1}, nil
 	}
 	r, err := parseRat("tile end", s)
-	return end{r: r}, err
+	if err != nil {
+		return end{}, err
+	}
+	f, exact := r.Float64()
+	return end{r: r, f: f, exact: exact}, nil
 }
 
 func parse(f *certfile.File) (*cert, error) {
@@ -331,7 +335,20 @@ func (ch *checker) bigBound(t box) (bool, string) {
 	if bu == nil {
 		return false, ""
 	}
-	return bu.Cmp(ch.rhs) <= 0, bu.Text('g', 20)
+	return bu.Cmp(ch.rhs) <= 0, floatText(bu)
+}
+
+// floatText formats x with 20 digits, or as m x 2^e when its exponent is
+// so large that the decimal conversion would take long (a bound far out at
+// a huge logit).
+func floatText(x *big.Float) string {
+	if e := x.MantExp(nil); e > -4000 && e < 4000 {
+		return x.Text('g', 20)
+	}
+	m := new(big.Float)
+	e := x.MantExp(m)
+	f, _ := m.Float64()
+	return fmt.Sprintf("%.17g x 2^%d", f, e)
 }
 
 // centerValue returns a lower bound of psi at the center of the finite
@@ -350,7 +367,7 @@ func (ch *checker) centerValue(t box, useBig bool) *string {
 		return nil
 	}
 	if v := ch.big().centerValue(t); v != nil && v.Cmp(ch.rhs) > 0 {
-		s := v.Text('g', 20)
+		s := floatText(v)
 		return &s
 	}
 	return nil

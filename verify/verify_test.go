@@ -76,7 +76,7 @@ func TestRejectsMutations(t *testing.T) {
 		{"tile removed", func(f *certfile.File) { f.Tiles = slices.Delete(f.Tiles, 70, 71) }, "tiling"},
 		{"last tile removed", func(f *certfile.File) { f.Tiles = f.Tiles[:len(f.Tiles)-1] }, "tiling"},
 		{"tile doubled", func(f *certfile.File) { f.Tiles = append(f.Tiles, f.Tiles[3]) }, "tiling"},
-		{"tile end moved", func(f *certfile.File) {
+		{"tile shrunk (an end moved inward)", func(f *certfile.File) {
 			for i, tl := range f.Tiles {
 				if tl[1] != "0" && tl[1] != "-inf" {
 					f.Tiles[i][1] = scale(tl[1], 999, 1000)
@@ -97,6 +97,7 @@ func TestRejectsMutations(t *testing.T) {
 			f.L0 = l0.FloatString(30)
 		}, "psi"},
 		{"tau negated", func(f *certfile.File) { f.Tau = "-" + f.Tau }, "psi"},
+		{"l0 below psi on the diagonal", diagonalL0, "psi"},
 		{"log U lowered 1e-6", func(f *certfile.File) { f.LogU = scale(f.LogU, 999999, 1000000) }, "psi"},
 		{"log U raised 1e-6", func(f *certfile.File) { f.LogU = scale(f.LogU, 1000001, 1000000) }, "below the checked bound"},
 		{"n and d raised", func(f *certfile.File) { f.D, f.N = 2, 2 }, "psi"},
@@ -115,15 +116,21 @@ func TestRejectsMutations(t *testing.T) {
 	for _, c := range cases {
 		f := honest(t, name)
 		c.mutate(f)
-		r, err := Check(context.Background(), f, &Options{MaxExtra: 2000})
-		switch {
-		case err != nil:
-			t.Errorf("%s: error %v", c.name, err)
-		case r.Accepted:
-			t.Errorf("%s: accepted", c.name)
-		case !strings.Contains(r.Failure, c.reason):
-			t.Errorf("%s: rejected for %q, want a failure mentioning %q", c.name, r.Failure, c.reason)
-		}
+		wantRejected(t, c.name, f, c.reason)
+	}
+}
+
+// wantRejected checks that f is rejected for a failure mentioning reason.
+func wantRejected(t *testing.T, what string, f *certfile.File, reason string) {
+	t.Helper()
+	r, err := Check(context.Background(), f, &Options{MaxExtra: 2000})
+	switch {
+	case err != nil:
+		t.Errorf("%s: error %v", what, err)
+	case r.Accepted:
+		t.Errorf("%s: accepted", what)
+	case !strings.Contains(r.Failure, reason):
+		t.Errorf("%s: rejected for %q, want a failure mentioning %q", what, r.Failure, reason)
 	}
 }
 

@@ -54,8 +54,8 @@ func refF(w []ival, p, q float64, a float64, lo, hi int) (logF, logTail float64)
 }
 
 // windowMisses draws random (n, c, alpha, p, q), n up to 10^5, and counts
-// the points where the windowed upper bound of F_n (fUpper at the point)
-// is below the reference F_n, or the tail bound below the reference tail.
+// the points where a windowed upper bound of F_n (fUpper at the point
+// plus tail, or plus the absorbed sums of monotone and paired) is below the reference F_n, or the tail bound below the reference tail.
 // bits narrows the window (windowBits) so that the tail matters.
 func windowMisses(t *testing.T, trials, bits int, withBig bool) int {
 	defer func(b int) { windowBits = b }(windowBits)
@@ -88,31 +88,40 @@ func windowMisses(t *testing.T, trials, bits int, withBig bool) int {
 		if rng.IntN(4) == 0 {
 			q = math.Ldexp(float64(1+rng.IntN(1<<10)), -40) // near 0
 		}
-		cp := coord64{pt64(p), pt64(1 - p)}
-		cq := coord64{pt64(q), pt64(1 - q)}
+		cp := coordOf(pt64(p), pt64(1-p))
+		cq := coordOf(pt64(q), pt64(1-q))
 		logF, logTail := refF(w, p, q, alpha, pr.lo, pr.hi)
-		var fu, tb float64
+		var fu, fa, tb float64
 		func() {
 			defer func() {
 				if r := recover(); r != nil {
 					if !isArith(r) {
 						panic(r)
 					}
-					fu, tb = math.Inf(1), math.Inf(1)
+					fu, fa, tb = math.Inf(1), math.Inf(1), math.Inf(1)
 				}
 			}()
-			fu = pr.fUpper(cp, cp, cq, cq)
+			w := pr.fUpper(cp, cp, cq, cq)
 			tb = pr.tail(cp, cp, cq, cq)
+			fu = up(w + tb)
+			// The omitted terms absorbed into G (monotone, paired).
+			sB, sBp := pr.absorbed()
+			fa = up(up(w+mulUp(pr.gUpperL(cp.lx.hi, cq.lx.lo), sB)) + mulUp(pr.gUpperL(cp.lxb.hi, cq.lxb.lo), sBp))
 		}()
 		if math.IsInf(fu, 1) {
 			continue // no bound: never accepts
 		}
 		done++
 		// The reference is good to about 1e-12 relative.
-		if math.Log(fu) < logF-1e-11 {
-			misses++
-			if !testNoTail {
-				t.Errorf("n %d c %v alpha %v (p, q) = (%v, %v): F_n upper bound %v below the reference e^%v (window [%d, %d))", n, cs[trial%2], alpha, p, q, fu, logF, pr.lo, pr.hi)
+		for _, b := range []struct {
+			name string
+			v    float64
+		}{{"with the tail", fu}, {"absorbed", fa}} {
+			if math.Log(b.v) < logF-1e-11 {
+				misses++
+				if !testNoTail {
+					t.Errorf("n %d c %v alpha %v (p, q) = (%v, %v): F_n upper bound %s %v below the reference e^%v (window [%d, %d))", n, cs[trial%2], alpha, p, q, b.name, b.v, logF, pr.lo, pr.hi)
+				}
 			}
 		}
 		if !testNoTail && !math.IsInf(logTail, -1) && math.Log(tb) < logTail-1e-9 {
