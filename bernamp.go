@@ -123,11 +123,11 @@ type Check struct {
 
 // CheckFallback is the checker's budget of boxes re-tried in big.Float
 // (verify.Options.MaxFallback) when Post checks a certificate. The float64
-// bounds close every tile of the paper's grids but about 5 boxes of a few
-// alpha = 50 files; where they do not (logits beyond about 700, where p
-// underflows float64, as at c = 1e-6 and alpha near 1), a big.Float box
-// costs up to seconds, so the budget keeps the check's time near the
-// solver's. Past it the certificate is rejected and PostUpper is UB: the
+// bounds (which carry log p and log(1-p), so logits far beyond 700 are
+// fine) close every tile of the paper's grids but a few boxes; where they
+// do not (a Taylor form centred at p = e^-3870, at c = 1e-6, alpha 1.01,
+// eps 50), a big.Float box costs up to seconds, so the budget keeps the
+// check's time near the solver's. Past it the certificate is rejected and PostUpper is UB: the
 // answer stays deterministic and on the safe side (bernamp verify, without
 // a budget, can still accept the file).
 const CheckFallback = 16
