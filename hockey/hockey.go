@@ -73,6 +73,7 @@ import (
 	"math"
 	"time"
 
+	"github.com/bernamp/bernamp/certfile"
 	"github.com/bernamp/bernamp/check"
 	"github.com/bernamp/bernamp/corner"
 )
@@ -178,6 +179,11 @@ type Result struct {
 	Configs      int     // configurations evaluated
 	Outputs      int     // outputs evaluated over all configurations
 	Seconds      float64 // wall time
+	// Certificate states Upper >= delta' for the independent checker
+	// (package verify): with MethodPieces a certfile.KindDeltaPieces file
+	// (the multipliers of PiecesUpper, claim Upper, LB Lower); nil for the
+	// other methods.
+	Certificate *certfile.File
 }
 
 // Canonical returns the canonical (eps, delta) pair P~, Q~ (package doc),
@@ -233,11 +239,12 @@ func Delta(ctx context.Context, p Params) (*Result, error) {
 		r.Method, r.Upper = MethodLifted, sl.upper[0]
 		r.Outputs += sl.outputs
 	} else if p.K > 1 && p.D*p.K <= MaxPiecesN {
-		up, err := PiecesUpper(ctx, p)
+		b, err := piecesBoundOf(ctx, p)
 		if err != nil {
 			return nil, err
 		}
-		r.Method, r.Upper = MethodPieces, up
+		r.Method, r.Upper = MethodPieces, b.up
+		r.Certificate = certfile.NewDeltaPieces(p.D, p.K, p.C, p.Eps, p.Delta, p.EpsOut, b.up, r.Lower, b.l0, b.l1, b.l2)
 	}
 	bestCf := sw.best[0]
 	r.witness(bestCf, pt, qt)
