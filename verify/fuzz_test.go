@@ -148,6 +148,16 @@ func FuzzCheckBytes(f *testing.F) {
 	for _, b := range raw {
 		f.Add(b)
 	}
+	// The delta certificates (testdata/verify/delta) at n <= 64.
+	delta, _ := filepath.Glob("../testdata/verify/delta/delta-d*-k[0-9]-*.json")
+	more, _ := filepath.Glob("../testdata/verify/delta/delta-d*-k[0-9][0-9]-*.json")
+	for _, p := range append(delta, more...) {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(b)
+	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		g, err := certfile.Decode(bytes.NewReader(data))
 		if err != nil {
