@@ -1,9 +1,11 @@
 // Package certfile is the file format of an exported whole-box
 // certificate (docs/certificates.md, "Exported certificates"): the data of
 // one two-point-pieces proof, written by the solver and read by the
-// independent checker (package verify). It holds no numerical code.
+// independent checker (package verify). It holds no numerical code. The
+// kinds other than the pieces proof described here (closed form, pure DP,
+// delta-pieces) are described at their constants (KindClosedForm, ...).
 //
-// A file states, for (d, k) with n = d k, 0 < c < 1/2, alpha > 1, eps >= 0,
+// A pieces file states, for (d, k) with n = d k, 0 < c < 1/2, alpha > 1, eps >= 0,
 // U = exp(LogU) and E = exp((alpha-1) eps), that
 //
 //	psi(p, q) = F_n(p, q)/U - L1 G(p, q)/E - L2 G(q, p)/E <= L0 + Tau

@@ -133,3 +133,20 @@ func rat(t *testing.T, s string) *big.Rat {
 	}
 	return r
 }
+
+// TestPiecesSimplexPanic: gonum's simplex panicked on the pieces LP here
+// ("subcolumns of A for supplied initial basic singular"); the panic is
+// recovered and the bound falls back to l1 = l2 = 0 (valid, here 1).
+func TestPiecesSimplexPanic(t *testing.T) {
+	if testing.Short() {
+		t.Skip("n = 10^5")
+	}
+	p := hockey.Params{D: 1, K: 100_000, C: 1e-6, Eps: 50, Delta: 1e-12, EpsOut: 50}
+	r, err := hockey.Delta(context.Background(), p)
+	if err != nil || r.Method != hockey.MethodPieces || !(r.Lower <= r.Upper && r.Upper <= 1) {
+		t.Fatalf("%+v: %+v, %v", p, r, err)
+	}
+	if rep, err := verify.Check(context.Background(), r.Certificate, nil); err != nil || !rep.Accepted {
+		t.Errorf("certificate: %+v, %v", rep, err)
+	}
+}
