@@ -225,3 +225,31 @@ func TestDeltaPieces(t *testing.T) {
 		}
 	}
 }
+
+// TestDeltaCorners: a delta-corners certificate round-trips with no proof
+// data and is named by its point; multipliers or an order make it
+// malformed.
+func TestDeltaCorners(t *testing.T) {
+	f := NewDeltaCorners(2, 3, 0.1, 1, 0.01, 0.5, 0.3, 0.29)
+	var b bytes.Buffer
+	if err := f.Encode(&b); err != nil {
+		t.Fatal(err)
+	}
+	text := b.String()
+	g, err := Decode(strings.NewReader(text))
+	if err != nil || !reflect.DeepEqual(f, g) {
+		t.Fatalf("round trip: %+v, %v\n%s", g, err, text)
+	}
+	if f.Name() != "delta-corners-d2-k3-c0.1-eps1-delta0.01-epsout0.5.json" || strings.Contains(text, "l0") {
+		t.Errorf("name %q, text\n%s", f.Name(), text)
+	}
+	for name, bad := range map[string]string{
+		"l0":       strings.Replace(text, `"eps": "1",`, `"eps": "1", "l0": "0",`, 1),
+		"alpha":    strings.Replace(text, `"eps": "1",`, `"eps": "1", "alpha": "5",`, 1),
+		"no delta": strings.Replace(text, `"delta": "`+g.Delta+`",`, ``, 1),
+	} {
+		if _, err := Decode(strings.NewReader(bad)); bad == text || !errors.Is(err, ErrFormat) {
+			t.Errorf("%s: got %v, want ErrFormat", name, err)
+		}
+	}
+}

@@ -150,3 +150,55 @@ func TestPiecesSimplexPanic(t *testing.T) {
 		t.Errorf("certificate: %+v, %v", rep, err)
 	}
 }
+
+// TestDeltaCornersCertificates: the certificate of every MethodExact and
+// MethodLifted result with n = D K <= verify.MaxCornerN is accepted by the
+// checker (which recomputes the k = 1 corner program at n on its own),
+// at random points and extremes; where Upper - Lower <= 1e-12, a claim
+// 2e-12 below Lower is rejected.
+func TestDeltaCornersCertificates(t *testing.T) {
+	ctx := context.Background()
+	rng := rand.New(rand.NewPCG(31, 3))
+	points := []hockey.Params{
+		{D: 1, K: 1, C: 1e-6, Eps: 50, Delta: 1e-12, EpsOut: 50},
+		{D: 4, K: 2, C: 1e-6, Eps: 50, Delta: 1e-12, EpsOut: 50},
+		{D: 2, K: 3, C: 0.4999, Eps: 1e-9, Delta: 0.5, EpsOut: 0},
+		{D: 5, K: 1, C: 0.01, Eps: 0, Delta: 1e-12, EpsOut: 2},
+	}
+	for range 16 {
+		d := 1 + rng.IntN(4)
+		k := 1 + rng.IntN(verify.MaxCornerN/d)
+		points = append(points, hockey.Params{D: d, K: k, C: math.Exp(math.Log(1e-6) + rng.Float64()*(math.Log(0.49)-math.Log(1e-6))),
+			Eps: 50 * math.Pow(rng.Float64(), 3), Delta: math.Pow(10, -12*rng.Float64()), EpsOut: 50 * math.Pow(rng.Float64(), 3)})
+	}
+	tight := 0
+	for _, p := range points {
+		r, err := hockey.Delta(ctx, p)
+		if err != nil {
+			t.Fatalf("%+v: %v", p, err)
+		}
+		f := r.Certificate
+		if f == nil || f.Kind != certfile.KindDeltaCorners || f.Claim != certfile.Exact(r.Upper) || f.N != p.D*p.K {
+			t.Fatalf("%+v: method %s, certificate %+v", p, r.Method, f)
+		}
+		rep, err := verify.Check(ctx, f, nil)
+		if err != nil || !rep.Accepted {
+			t.Errorf("%+v (%s, upper %v): %+v, %v", p, r.Method, r.Upper, rep, err)
+			continue
+		}
+		if !(rep.Bound <= r.Upper && rep.Bound >= r.Lower*(1-1e-12)) {
+			t.Errorf("%+v: checked maximum %v outside hockey's [%v, %v]", p, rep.Bound, r.Lower, r.Upper)
+		}
+		if r.Upper-r.Lower <= 1e-12 && r.Lower > 2e-12 {
+			tight++
+			g := *f
+			g.Claim = certfile.Exact(r.Lower - 2e-12)
+			if rep, err := verify.Check(ctx, &g, nil); err != nil || rep.Accepted || !strings.Contains(rep.Failure, "below the corner program") {
+				t.Errorf("%+v: claim below Lower %v: %+v, %v", p, r.Lower, rep, err)
+			}
+		}
+	}
+	if tight < 4 {
+		t.Errorf("only %d points with Upper - Lower <= 1e-12", tight)
+	}
+}

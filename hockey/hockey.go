@@ -180,9 +180,11 @@ type Result struct {
 	Outputs      int     // outputs evaluated over all configurations
 	Seconds      float64 // wall time
 	// Certificate states Upper >= delta' for the independent checker
-	// (package verify): with MethodPieces a certfile.KindDeltaPieces file
-	// (the multipliers of PiecesUpper, claim Upper, LB Lower); nil for the
-	// other methods.
+	// (package verify), with claim Upper and LB Lower: with MethodPieces a
+	// certfile.KindDeltaPieces file (the multipliers of PiecesUpper), with
+	// MethodExact and MethodLifted a certfile.KindDeltaCorners file (the
+	// k = 1 corner program at n = D K, which the checker recomputes); nil
+	// with MethodCorners (no proof).
 	Certificate *certfile.File
 }
 
@@ -245,6 +247,9 @@ func Delta(ctx context.Context, p Params) (*Result, error) {
 		}
 		r.Method, r.Upper = MethodPieces, b.up
 		r.Certificate = certfile.NewDeltaPieces(p.D, p.K, p.C, p.Eps, p.Delta, p.EpsOut, b.up, r.Lower, b.l0, b.l1, b.l2)
+	}
+	if r.Method == MethodExact || r.Method == MethodLifted {
+		r.Certificate = certfile.NewDeltaCorners(p.D, p.K, p.C, p.Eps, p.Delta, p.EpsOut, r.Upper, r.Lower)
 	}
 	bestCf := sw.best[0]
 	r.witness(bestCf, pt, qt)
