@@ -80,8 +80,7 @@ func TestDeltaCertificates(t *testing.T) {
 		if d == 2 {
 			k = 9 + rng.IntN(40)
 		}
-		points = append(points, hockey.Params{D: d, K: k, C: math.Exp(math.Log(1e-6) + rng.Float64()*(math.Log(0.49)-math.Log(1e-6))),
-			Eps: 50 * math.Pow(rng.Float64(), 3), Delta: math.Pow(10, -12*rng.Float64()), EpsOut: 50 * math.Pow(rng.Float64(), 3)})
+		points = append(points, randomPoint(rng, d, k))
 	}
 	tight := 0
 	for _, p := range points {
@@ -168,8 +167,7 @@ func TestDeltaCornersCertificates(t *testing.T) {
 	for range 16 {
 		d := 1 + rng.IntN(4)
 		k := 1 + rng.IntN(verify.MaxCornerN/d)
-		points = append(points, hockey.Params{D: d, K: k, C: math.Exp(math.Log(1e-6) + rng.Float64()*(math.Log(0.49)-math.Log(1e-6))),
-			Eps: 50 * math.Pow(rng.Float64(), 3), Delta: math.Pow(10, -12*rng.Float64()), EpsOut: 50 * math.Pow(rng.Float64(), 3)})
+		points = append(points, randomPoint(rng, d, k))
 	}
 	tight := 0
 	for _, p := range points {
@@ -201,4 +199,11 @@ func TestDeltaCornersCertificates(t *testing.T) {
 	if tight < 4 {
 		t.Errorf("only %d points with Upper - Lower <= 1e-12", tight)
 	}
+}
+
+// randomPoint draws c log-uniform in [1e-6, 0.49], eps and eps' as 50 u^3
+// (most small, some near 50), delta log-uniform in [1e-12, 1].
+func randomPoint(rng *rand.Rand, d, k int) hockey.Params {
+	return hockey.Params{D: d, K: k, C: math.Exp(math.Log(1e-6) + rng.Float64()*(math.Log(0.49)-math.Log(1e-6))),
+		Eps: 50 * math.Pow(rng.Float64(), 3), Delta: math.Pow(10, -12*rng.Float64()), EpsOut: 50 * math.Pow(rng.Float64(), 3)}
 }

@@ -69,51 +69,37 @@ const maxDeltaEps = 1 << 20
 // enclosure reaches above 0 has g M_j(q) at most about M_j(p), and the
 // M_j(p) add up to 1.
 func checkDeltaPieces(ctx context.Context, f *certfile.File) (Report, error) {
-	if err := f.Validate(); err != nil {
-		return Report{}, fmt.Errorf("%w: %v", ErrMalformed, err)
+	pt, failure, err := parseDeltaPoint(f, MaxDeltaN, "delta")
+	if err != nil || failure != "" {
+		return Report{Failure: failure}, err
 	}
 	var rep Report
 	reject := func(format string, args ...any) (Report, error) {
 		rep.Failure = fmt.Sprintf(format, args...)
 		return rep, nil
 	}
-	fields := []struct{ name, v string }{{"c", f.C}, {"eps", f.Eps}, {"delta", f.Delta}, {"eps_out", f.EpsOut},
-		{"claim", f.Claim}, {"l0", f.L0}, {"l1", f.L1}, {"l2", f.L2}}
-	rats := make([]*big.Rat, len(fields))
-	for i, x := range fields {
-		r, err := parseRat(x.name, x.v)
-		if err != nil {
+	c, eps, epsOut, claim := pt.c, pt.eps, pt.epsOut, pt.claim
+	var ls [3]*big.Rat
+	for i, x := range []struct{ name, v string }{{"l0", f.L0}, {"l1", f.L1}, {"l2", f.L2}} {
+		if ls[i], err = parseRat(x.name, x.v); err != nil {
 			return Report{}, err
 		}
-		rats[i] = r
 	}
-	c, eps, delta, epsOut, claim, l0, l1, l2 := rats[0], rats[1], rats[2], rats[3], rats[4], rats[5], rats[6], rats[7]
-	one, half, epsCap := big.NewRat(1, 1), big.NewRat(1, 2), big.NewRat(maxDeltaEps, 1)
+	l0, l1, l2 := ls[0], ls[1], ls[2]
 	switch {
-	case f.D < 1 || f.K < 1 || f.N != f.D*f.K || f.N/f.K != f.D:
-		return reject("n = %d is not d k = %d x %d", f.N, f.D, f.K)
-	case f.N > MaxDeltaN:
-		return reject("n = %d exceeds the checker's cap of %d for a delta certificate", f.N, MaxDeltaN)
-	case c.Sign() <= 0 || c.Cmp(half) >= 0:
-		return reject("c = %s is not in (0, 1/2)", f.C)
-	case eps.Sign() < 0:
-		return reject("eps = %s is negative", f.Eps)
-	case delta.Sign() < 0 || delta.Cmp(one) >= 0:
-		return reject("delta = %s is not in [0, 1)", f.Delta)
-	case eps.Cmp(epsCap) > 0 || new(big.Rat).Abs(epsOut).Cmp(epsCap) > 0:
-		return reject("eps = %s or eps_out = %s is beyond the checker's range of %d", f.Eps, f.EpsOut, maxDeltaEps)
 	case l1.Sign() < 0:
 		return reject("l1 = %s is negative", f.L1)
 	case l2.Sign() < 0:
 		return reject("l2 = %s is negative", f.L2)
 	}
+	one := big.NewRat(1, 1)
 	if claim.Cmp(one) >= 0 {
 		rep.Bound = 1
 		rep.Accepted = true
 		return rep, nil
 	}
 	bound := new(big.Rat).Add(l1, l2)
-	bound.Mul(bound, delta).Add(bound, l0)
+	bound.Mul(bound, pt.delta).Add(bound, l0)
 	rep.Bound, _ = newUp(53).SetRat(bound).Float64()
 	if claim.Cmp(bound) < 0 {
 		return reject("claim %s is below the checked bound l0 + (l1 + l2) delta = %s", f.Claim, newUp(64).SetRat(bound).Text('g', 20))
@@ -129,6 +115,48 @@ func checkDeltaPieces(ctx context.Context, f *certfile.File) (Report, error) {
 	}
 	rep.Accepted = true
 	return rep, nil
+}
+
+// deltaPoint is the point of a delta certificate, as exact rationals.
+type deltaPoint struct{ c, eps, delta, epsOut, claim *big.Rat }
+
+// parseDeltaPoint validates f's shape and reads the point and claim of a
+// delta certificate (an error wrapping ErrMalformed when the file is
+// malformed or a number does not parse) and checks
+// its domain: n = d k <= maxN, 0 < c < 1/2, eps >= 0, 0 <= delta < 1,
+// eps and |eps_out| <= maxDeltaEps; the failure says which item is not,
+// naming the certificate kind of the cap.
+func parseDeltaPoint(f *certfile.File, maxN int, kind string) (*deltaPoint, string, error) {
+	if err := f.Validate(); err != nil {
+		return nil, "", fmt.Errorf("%w: %v", ErrMalformed, err)
+	}
+	fields := []struct{ name, v string }{{"c", f.C}, {"eps", f.Eps}, {"delta", f.Delta}, {"eps_out", f.EpsOut}, {"claim", f.Claim}}
+	rats := make([]*big.Rat, len(fields))
+	for i, x := range fields {
+		r, err := parseRat(x.name, x.v)
+		if err != nil {
+			return nil, "", err
+		}
+		rats[i] = r
+	}
+	pt := &deltaPoint{rats[0], rats[1], rats[2], rats[3], rats[4]}
+	one, half, epsCap := big.NewRat(1, 1), big.NewRat(1, 2), big.NewRat(maxDeltaEps, 1)
+	var failure string
+	switch {
+	case f.D < 1 || f.K < 1 || f.N != f.D*f.K || f.N/f.K != f.D:
+		failure = fmt.Sprintf("n = %d is not d k = %d x %d", f.N, f.D, f.K)
+	case f.N > maxN:
+		failure = fmt.Sprintf("n = %d exceeds the checker's cap of %d for a %s certificate", f.N, maxN, kind)
+	case pt.c.Sign() <= 0 || pt.c.Cmp(half) >= 0:
+		failure = fmt.Sprintf("c = %s is not in (0, 1/2)", f.C)
+	case pt.eps.Sign() < 0:
+		failure = fmt.Sprintf("eps = %s is negative", f.Eps)
+	case pt.delta.Sign() < 0 || pt.delta.Cmp(one) >= 0:
+		failure = fmt.Sprintf("delta = %s is not in [0, 1)", f.Delta)
+	case pt.eps.Cmp(epsCap) > 0 || new(big.Rat).Abs(pt.epsOut).Cmp(epsCap) > 0:
+		failure = fmt.Sprintf("eps = %s or eps_out = %s is beyond the checker's range of %d", f.Eps, f.EpsOut, maxDeltaEps)
+	}
+	return pt, failure, nil
 }
 
 // coordinate is an enclosure of a vertex coordinate x and of 1 - x, both
