@@ -158,6 +158,11 @@ func FuzzCheckBytes(f *testing.F) {
 		}
 		f.Add(b)
 	}
+	var corners bytes.Buffer // a delta-corners certificate (no testdata file: no proof data)
+	if err := certfile.NewDeltaCorners(2, 2, 0.3, 2, 1e-6, 0.5, 0.33436455000917028, 0.33).Encode(&corners); err != nil {
+		f.Fatal(err)
+	}
+	f.Add(corners.Bytes())
 	f.Fuzz(func(t *testing.T, data []byte) {
 		g, err := certfile.Decode(bytes.NewReader(data))
 		if err != nil {
