@@ -1,9 +1,12 @@
 // Package certfile is the file format of an exported whole-box
 // certificate (docs/certificates.md, "Exported certificates"): the data of
 // one two-point-pieces proof, written by the solver and read by the
-// independent checker (package verify). It holds no numerical code.
+// independent checker (package verify). It holds no numerical code. The
+// kinds other than the pieces proof described here (closed form, pure DP,
+// delta pieces and corners) are described at their constants
+// (KindClosedForm, ...).
 //
-// A file states, for (d, k) with n = d k, 0 < c < 1/2, alpha > 1, eps >= 0,
+// A pieces file states, for (d, k) with n = d k, 0 < c < 1/2, alpha > 1, eps >= 0,
 // U = exp(LogU) and E = exp((alpha-1) eps), that
 //
 //	psi(p, q) = F_n(p, q)/U - L1 G(p, q)/E - L2 G(q, p)/E <= L0 + Tau
@@ -66,6 +69,34 @@ const (
 	// (package puredp has the proof). Alpha, L0, L1, L2, Tau, LogU and
 	// Tiles are empty; Claim is eps', LB a lower bound on the exact eps'.
 	KindPureDP = "pure-dp"
+	// KindDeltaPieces is the two-point-pieces bound on the amplified
+	// (eps', delta') of package hockey (its MethodPieces): an (Eps,
+	// Delta)-DP mechanism on [c, 1-c]^d followed by k samples per
+	// coordinate is (EpsOut, delta')-DP with delta' <= L0 + (L1 + L2)
+	// Delta <= Claim, because, with n = d k, e = exp(Eps), g = exp(EpsOut),
+	// b_j = c^j (1-c)^(n-j), b'_j = c^(n-j) (1-c)^j and L1, L2 >= 0,
+	//
+	//	Phi(p, q) = sum_j C(n, j) [P_j - g Q_j]_+ - L1 h(p, q) - L2 h(q, p) <= L0
+	//
+	// for all (p, q) in [0, 1]^2, where P_j = p b_j + (1-p) b'_j, Q_j = q
+	// b_j + (1-q) b'_j and h(p, q) = [p - e q]_+ + [(1-p) - e (1-q)]_+
+	// (the lifting lemma and the two-point pieces, as for KindPieces, with
+	// the hockey-stick divergence as objective). Phi is convex on each cell
+	// cut out of the square by the lines where h changes slope, so the
+	// inequality is checked at the cells' vertices. Alpha, Tau, LogU and
+	// Tiles are empty; LB is the corner program's lower bound on delta'
+	// (informational).
+	KindDeltaPieces = "delta-pieces"
+	// KindDeltaCorners is the exact amplified delta' of k = 1 (package
+	// hockey's MethodExact) and its lift for k >= 2 (MethodLifted): with n
+	// = d k, delta' at (d, k) is at most the maximum, over the ways of
+	// placing the four points of the canonical (Eps, Delta) pair on
+	// corners of {c, 1-c}^n, of H_g of their images under one sample per
+	// coordinate (g = exp(EpsOut)), and equal to it at k = 1. It carries
+	// no proof data (the checker recomputes the maximum): Alpha, L0, L1,
+	// L2, Tau, LogU and Tiles are empty; LB is the lower bound on delta'
+	// (informational).
+	KindDeltaCorners = "delta-corners"
 )
 
 // MaxBytes is the largest file Decode reads: 1 GiB, about ten million
@@ -82,20 +113,28 @@ var ErrFormat = errors.New("certfile: malformed certificate")
 type File struct {
 	Format  string `json:"format"`
 	Version int    `json:"version"`
-	// Kind is KindPieces, KindClosedForm or KindPureDP (empty in version 1 files,
-	// read as KindPieces).
+	// Kind is KindPieces, KindClosedForm, KindPureDP, KindDeltaPieces or
+	// KindDeltaCorners (empty in version 1 files, read as KindPieces).
 	Kind  string `json:"kind,omitempty"`
 	D     int    `json:"d"`
 	K     int    `json:"k"`
 	N     int    `json:"n"` // d k
 	C     string `json:"c"`
-	Alpha string `json:"alpha,omitempty"` // empty for KindPureDP
+	Alpha string `json:"alpha,omitempty"` // empty for KindPureDP and the delta kinds
 	Eps   string `json:"eps"`
-	// Claim is the claimed upper bound on Post in nats (above Post).
+	// Delta and EpsOut are the mechanism's delta and the amplified eps'
+	// (nats) of KindDeltaPieces and KindDeltaCorners; empty for the
+	// other kinds.
+	Delta  string `json:"delta,omitempty"`
+	EpsOut string `json:"eps_out,omitempty"`
+	// Claim is the claimed upper bound on Post in nats (above Post); for
+	// the delta kinds on delta' (a probability).
 	Claim string `json:"claim"`
-	// LB is the Theorem 4 lower bound (below Post); informational, not checked.
+	// LB is the Theorem 4 lower bound (below Post); informational, not
+	// checked. For the delta kinds a lower bound on delta'.
 	LB string `json:"lb"`
-	// L0 to Tiles are the proof data of the pieces kind.
+	// L0 to Tiles are the proof data of the pieces kind; L0, L1 and L2
+	// also those of KindDeltaPieces.
 	L0   string `json:"l0,omitempty"`
 	L1   string `json:"l1,omitempty"`
 	L2   string `json:"l2,omitempty"`
@@ -180,13 +219,41 @@ func NewPureDP(d, k int, c, eps, claim, lb float64) *File {
 		C: Exact(c), Eps: Exact(eps), Claim: Exact(claim), LB: Num(lb)}
 }
 
+// NewDeltaPieces returns the delta certificate of kind KindDeltaPieces:
+// at (d, k, c, eps, delta, epsOut), delta' <= l0 + (l1 + l2) delta <=
+// claim, with the lower bound lb (informational). Every number is written
+// exactly (Exact): the file states the multipliers the solver computed.
+func NewDeltaPieces(d, k int, c, eps, delta, epsOut, claim, lb, l0, l1, l2 float64) *File {
+	return &File{Format: Format, Version: Version, Kind: KindDeltaPieces, D: d, K: k, N: d * k,
+		C: Exact(c), Eps: Exact(eps), Delta: Exact(delta), EpsOut: Exact(epsOut), Claim: Exact(claim), LB: Num(lb),
+		L0: Exact(l0), L1: Exact(l1), L2: Exact(l2)}
+}
+
+// NewDeltaCorners returns the delta certificate of kind KindDeltaCorners:
+// at (d, k, c, eps, delta, epsOut), delta' <= claim, with the lower bound
+// lb (informational).
+func NewDeltaCorners(d, k int, c, eps, delta, epsOut, claim, lb float64) *File {
+	return &File{Format: Format, Version: Version, Kind: KindDeltaCorners, D: d, K: k, N: d * k,
+		C: Exact(c), Eps: Exact(eps), Delta: Exact(delta), EpsOut: Exact(epsOut), Claim: Exact(claim), LB: Num(lb)}
+}
+
 // Name returns the file name of f in a directory of certificates:
-// d<d>-k<k>-c<c>-alpha<alpha>-eps<eps>.json, and
-// pure-d<d>-k<k>-c<c>-eps<eps>.json for KindPureDP.
+// d<d>-k<k>-c<c>-alpha<alpha>-eps<eps>.json,
+// pure-d<d>-k<k>-c<c>-eps<eps>.json for KindPureDP and
+// delta-d<d>-k<k>-c<c>-eps<eps>-delta<delta>-epsout<eps_out>.json for
+// KindDeltaPieces, and the same with the prefix delta-corners- for
+// KindDeltaCorners.
 // Numbers are in their shortest float64 form (c 0.1, not its exact expansion).
 func (f *File) Name() string {
-	if f.Kind == KindPureDP {
+	switch f.Kind {
+	case KindPureDP:
 		return fmt.Sprintf("pure-d%d-k%d-c%s-eps%s.json", f.D, f.K, short(f.C), short(f.Eps))
+	case KindDeltaPieces, KindDeltaCorners:
+		prefix := "delta"
+		if f.Kind == KindDeltaCorners {
+			prefix = "delta-corners"
+		}
+		return fmt.Sprintf(prefix+"-d%d-k%d-c%s-eps%s-delta%s-epsout%s.json", f.D, f.K, short(f.C), short(f.Eps), short(f.Delta), short(f.EpsOut))
 	}
 	return fmt.Sprintf("d%d-k%d-c%s-alpha%s-eps%s.json", f.D, f.K, short(f.C), short(f.Alpha), short(f.Eps))
 }
@@ -304,10 +371,35 @@ func (f *File) Validate() error {
 	}
 	nums := []struct{ name, v string }{{"c", f.C}, {"eps", f.Eps}, {"claim", f.Claim}, {"lb", f.LB}}
 	proof := []struct{ name, v string }{{"l0", f.L0}, {"l1", f.L1}, {"l2", f.L2}, {"tau", f.Tau}, {"log_u", f.LogU}}
+	if f.Kind != KindDeltaPieces && f.Kind != KindDeltaCorners {
+		for _, x := range []struct{ name, v string }{{"delta", f.Delta}, {"eps_out", f.EpsOut}} {
+			if x.v != "" {
+				return bad("%s is %q: only a delta certificate has it", x.name, x.v)
+			}
+		}
+	}
 	switch f.Kind {
 	case KindPieces:
 		nums = append(nums, proof...)
 		nums = append(nums, struct{ name, v string }{"alpha", f.Alpha})
+	case KindDeltaPieces, KindDeltaCorners:
+		if f.Alpha != "" {
+			return bad("alpha is %q: a %s certificate has no order", f.Alpha, f.Kind)
+		}
+		own := 3 // l0, l1, l2
+		if f.Kind == KindDeltaCorners {
+			own = 0
+		}
+		for _, x := range proof[own:] {
+			if x.v != "" {
+				return bad("%s is %q: a %s certificate has no such field", x.name, x.v, f.Kind)
+			}
+		}
+		if len(f.Tiles) > 0 {
+			return bad("%d tiles: a %s certificate has none", len(f.Tiles), f.Kind)
+		}
+		nums = append(nums, proof[:own]...)
+		nums = append(nums, struct{ name, v string }{"delta", f.Delta}, struct{ name, v string }{"eps_out", f.EpsOut})
 	case KindClosedForm, KindPureDP:
 		if f.Kind == KindPureDP && f.Alpha != "" {
 			return bad("alpha is %q: a %s certificate has no order (it is infinity)", f.Alpha, f.Kind)
@@ -324,7 +416,7 @@ func (f *File) Validate() error {
 			return bad("%d tiles: a %s certificate has no proof data", len(f.Tiles), f.Kind)
 		}
 	default:
-		return bad("kind is %q, want %q, %q or %q", f.Kind, KindPieces, KindClosedForm, KindPureDP)
+		return bad("kind is %q, want %q, %q, %q, %q or %q", f.Kind, KindPieces, KindClosedForm, KindPureDP, KindDeltaPieces, KindDeltaCorners)
 	}
 	for _, x := range nums {
 		if !IsDecimal(x.v) {

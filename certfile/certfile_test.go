@@ -170,3 +170,86 @@ func TestExact(t *testing.T) {
 		t.Errorf("name %q", got)
 	}
 }
+
+// TestDeltaPieces: a delta-pieces certificate round-trips with its point
+// and multipliers written exactly, is named by its point, and is malformed
+// with a field of another kind or without one of its own; the other kinds
+// are malformed with delta or eps_out.
+func TestDeltaPieces(t *testing.T) {
+	f := NewDeltaPieces(1, 20, 0.1, 1, 0.01, 0.5, 0.3, 0.29, 0.2, 0.6, 1e-300)
+	var b bytes.Buffer
+	if err := f.Encode(&b); err != nil {
+		t.Fatal(err)
+	}
+	text := b.String()
+	g, err := Decode(strings.NewReader(text))
+	if err != nil {
+		t.Fatalf("%v\n%s", err, text)
+	}
+	if !reflect.DeepEqual(f, g) {
+		t.Errorf("round trip: %+v, want %+v", g, f)
+	}
+	for name, x := range map[string]struct {
+		s string
+		v float64
+	}{"c": {g.C, 0.1}, "delta": {g.Delta, 0.01}, "eps_out": {g.EpsOut, 0.5}, "claim": {g.Claim, 0.3}, "l0": {g.L0, 0.2}, "l1": {g.L1, 0.6}, "l2": {g.L2, 1e-300}} {
+		if r, ok := new(big.Rat).SetString(x.s); !ok || r.Cmp(new(big.Rat).SetFloat64(x.v)) != 0 {
+			t.Errorf("%s = %q is not the float64 %v", name, x.s, x.v)
+		}
+	}
+	if f.Name() != "delta-d1-k20-c0.1-eps1-delta0.01-epsout0.5.json" {
+		t.Errorf("name %q", f.Name())
+	}
+	if strings.Contains(text, "alpha") || strings.Contains(text, "tau") || strings.Contains(text, "tiles") {
+		t.Errorf("written with fields of other kinds:\n%s", text)
+	}
+	for name, bad := range map[string]string{
+		"alpha":       strings.Replace(text, `"eps": "1",`, `"eps": "1", "alpha": "5",`, 1),
+		"tau":         strings.Replace(text, `"eps": "1",`, `"eps": "1", "tau": "0",`, 1),
+		"log_u":       strings.Replace(text, `"eps": "1",`, `"eps": "1", "log_u": "0",`, 1),
+		"tiles":       strings.Replace(text, `"eps": "1",`, `"eps": "1", "tiles": [["-inf", "0", "-inf", "inf"]],`, 1),
+		"no delta":    strings.Replace(text, `"delta": "`+g.Delta+`",`, ``, 1),
+		"no eps_out":  strings.Replace(text, `"eps_out": "0.5",`, ``, 1),
+		"no l1":       strings.Replace(text, `"l1": "`+g.L1+`",`, ``, 1),
+		"bad eps_out": strings.Replace(text, `"eps_out": "0.5"`, `"eps_out": "inf"`, 1),
+		"pure-dp with delta": strings.Replace(strings.Replace(strings.Replace(strings.Replace(text, `"l0": "`+g.L0+`",`, ``, 1),
+			`"l1": "`+g.L1+`",`, ``, 1), `"kind": "delta-pieces"`, `"kind": "pure-dp"`, 1), `,
+  "l2": "`+g.L2+`"`, ``, 1),
+		"closed form with eps_out": strings.Replace(closedForm(t), `"lb": "0.05"`, `"lb": "0.05", "eps_out": "1"`, 1),
+	} {
+		if bad == text {
+			t.Fatalf("%s: the edit did nothing", name)
+		}
+		if _, err := Decode(strings.NewReader(bad)); !errors.Is(err, ErrFormat) {
+			t.Errorf("%s: got %v, want ErrFormat\n%s", name, err, bad)
+		}
+	}
+}
+
+// TestDeltaCorners: a delta-corners certificate round-trips with no proof
+// data and is named by its point; multipliers or an order make it
+// malformed.
+func TestDeltaCorners(t *testing.T) {
+	f := NewDeltaCorners(2, 3, 0.1, 1, 0.01, 0.5, 0.3, 0.29)
+	var b bytes.Buffer
+	if err := f.Encode(&b); err != nil {
+		t.Fatal(err)
+	}
+	text := b.String()
+	g, err := Decode(strings.NewReader(text))
+	if err != nil || !reflect.DeepEqual(f, g) {
+		t.Fatalf("round trip: %+v, %v\n%s", g, err, text)
+	}
+	if f.Name() != "delta-corners-d2-k3-c0.1-eps1-delta0.01-epsout0.5.json" || strings.Contains(text, "l0") {
+		t.Errorf("name %q, text\n%s", f.Name(), text)
+	}
+	for name, bad := range map[string]string{
+		"l0":       strings.Replace(text, `"eps": "1",`, `"eps": "1", "l0": "0",`, 1),
+		"alpha":    strings.Replace(text, `"eps": "1",`, `"eps": "1", "alpha": "5",`, 1),
+		"no delta": strings.Replace(text, `"delta": "`+g.Delta+`",`, ``, 1),
+	} {
+		if _, err := Decode(strings.NewReader(bad)); bad == text || !errors.Is(err, ErrFormat) {
+			t.Errorf("%s: got %v, want ErrFormat", name, err)
+		}
+	}
+}

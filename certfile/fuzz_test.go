@@ -16,6 +16,8 @@ import (
 // near misses.
 func FuzzRead(f *testing.F) {
 	paths, _ := filepath.Glob("../testdata/verify/*.json")
+	delta, _ := filepath.Glob("../testdata/verify/delta/*.json")
+	paths = append(paths, delta...)
 	for _, p := range paths {
 		b, err := os.ReadFile(p)
 		if err != nil {

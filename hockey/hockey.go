@@ -73,6 +73,7 @@ import (
 	"math"
 	"time"
 
+	"github.com/bernamp/bernamp/certfile"
 	"github.com/bernamp/bernamp/check"
 	"github.com/bernamp/bernamp/corner"
 )
@@ -178,6 +179,13 @@ type Result struct {
 	Configs      int     // configurations evaluated
 	Outputs      int     // outputs evaluated over all configurations
 	Seconds      float64 // wall time
+	// Certificate states Upper >= delta' for the independent checker
+	// (package verify), with claim Upper and LB Lower: with MethodPieces a
+	// certfile.KindDeltaPieces file (the multipliers of PiecesUpper), with
+	// MethodExact and MethodLifted a certfile.KindDeltaCorners file (the
+	// k = 1 corner program at n = D K, which the checker recomputes); nil
+	// with MethodCorners (no proof).
+	Certificate *certfile.File
 }
 
 // Canonical returns the canonical (eps, delta) pair P~, Q~ (package doc),
@@ -233,11 +241,15 @@ func Delta(ctx context.Context, p Params) (*Result, error) {
 		r.Method, r.Upper = MethodLifted, sl.upper[0]
 		r.Outputs += sl.outputs
 	} else if p.K > 1 && p.D*p.K <= MaxPiecesN {
-		up, err := PiecesUpper(ctx, p)
+		b, err := piecesBoundOf(ctx, p)
 		if err != nil {
 			return nil, err
 		}
-		r.Method, r.Upper = MethodPieces, up
+		r.Method, r.Upper = MethodPieces, b.up
+		r.Certificate = certfile.NewDeltaPieces(p.D, p.K, p.C, p.Eps, p.Delta, p.EpsOut, b.up, r.Lower, b.l0, b.l1, b.l2)
+	}
+	if r.Method == MethodExact || r.Method == MethodLifted {
+		r.Certificate = certfile.NewDeltaCorners(p.D, p.K, p.C, p.Eps, p.Delta, p.EpsOut, r.Upper, r.Lower)
 	}
 	bestCf := sw.best[0]
 	r.witness(bestCf, pt, qt)

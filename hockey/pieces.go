@@ -46,11 +46,18 @@ func PiecesUpper(ctx context.Context, p Params) (float64, error) {
 	if err := p.Validate(); err != nil {
 		return 0, err
 	}
+	b, err := piecesBoundOf(ctx, p)
+	return b.up, err
+}
+
+// piecesBoundOf is PiecesUpper with its multipliers (all 0 and up 1
+// beyond MaxPiecesN). p is valid.
+func piecesBoundOf(ctx context.Context, p Params) (piecesBound, error) {
 	pp := newPieces(p)
 	if pp == nil {
-		return 1, nil
+		return piecesBound{up: 1}, nil
 	}
-	return pp.upper(ctx, math.Exp(p.EpsOut))
+	return pp.bound(ctx, math.Exp(p.EpsOut))
 }
 
 // piecesProgram holds what PiecesUpper needs at every level g: the output
@@ -88,11 +95,23 @@ func newPieces(p Params) *piecesProgram {
 
 // upper returns the proved bound at level g (any g >= 0).
 func (pp *piecesProgram) upper(ctx context.Context, g float64) (float64, error) {
+	b, err := pp.bound(ctx, g)
+	return b.up, err
+}
+
+// piecesBound is the bound of the pieces program at one level: up =
+// min(1, l0 + (l1 + l2) delta rounded up), with Phi <= l0 on the square
+// under the rounding model (PiecesUpper).
+type piecesBound struct{ up, l0, l1, l2 float64 }
+
+// bound returns the proved bound at level g (any g >= 0) and its
+// multipliers.
+func (pp *piecesProgram) bound(ctx context.Context, g float64) (piecesBound, error) {
 	nv := len(pp.vs)
 	hout := make([]float64, nv)
 	for i, x := range pp.vs {
 		if err := ctx.Err(); err != nil {
-			return 0, err
+			return piecesBound{}, err
 		}
 		val, pad := hs(pp.u[i], pp.v[i], pp.rel[i], g)
 		// H_g moves by at most 2 and 2g per unit of p and of q.
@@ -100,19 +119,7 @@ func (pp *piecesProgram) upper(ctx context.Context, g float64) (float64, error) 
 	}
 	// The LP: minimize l0 + delta (l1 + l2) subject to l0 + l1 h + l2 h^T
 	// - s = Hout at every vertex, all variables >= 0.
-	l1, l2 := 0.0, 0.0
-	A := mat.NewDense(nv, 3+nv, nil)
-	c := make([]float64, 3+nv)
-	c[0], c[1], c[2] = 1, pp.delta, pp.delta
-	for i := range hout {
-		A.Set(i, 0, 1)
-		A.Set(i, 1, pp.h[i])
-		A.Set(i, 2, pp.ht[i])
-		A.Set(i, 3+i, -1)
-	}
-	if _, x, err := lp.Simplex(c, A, hout, 1e-12, nil); err == nil && x[1] >= 0 && x[2] >= 0 {
-		l1, l2 = x[1], x[2]
-	}
+	l1, l2 := multipliers(pp.delta, pp.h, pp.ht, hout)
 	// The bound with these multipliers, rounded up: h is formed from
 	// differences of numbers in [0, e] (a few ulps of 1 + e each), and a
 	// vertex off by x.err in each coordinate moves h by at most
@@ -125,7 +132,36 @@ func (pp *piecesProgram) upper(ctx context.Context, g float64) (float64, error) 
 	}
 	up := l0 + (l1+l2)*pp.delta
 	up += 4 * ulp * (up + 1)
-	return math.Min(1, up), nil
+	return piecesBound{math.Min(1, up), l0, l1, l2}, nil
+}
+
+// multipliers returns the l1, l2 >= 0 of the LP of bound over the rows
+// (h, ht, hout), or 0, 0 when the simplex fails: gonum's lp.Simplex
+// returns an error, or panics ("subcolumns of A for supplied initial
+// basic singular", at d 1, k 10^5, c 1e-6, eps 50, delta 1e-12, eps' 50,
+// where the vertex margins 2 (1 + g) err make hout about 2.5), which is
+// recovered. Any l1, l2 >= 0 give a valid bound; the LP only makes it
+// small.
+func multipliers(delta float64, h, ht, hout []float64) (l1, l2 float64) {
+	defer func() {
+		if recover() != nil {
+			l1, l2 = 0, 0
+		}
+	}()
+	nv := len(hout)
+	A := mat.NewDense(nv, 3+nv, nil)
+	c := make([]float64, 3+nv)
+	c[0], c[1], c[2] = 1, delta, delta
+	for i := range hout {
+		A.Set(i, 0, 1)
+		A.Set(i, 1, h[i])
+		A.Set(i, 2, ht[i])
+		A.Set(i, 3+i, -1)
+	}
+	if _, x, err := lp.Simplex(c, A, hout, 1e-12, nil); err == nil && x[1] >= 0 && x[2] >= 0 {
+		return x[1], x[2]
+	}
+	return 0, 0
 }
 
 // vertex is a point (p, q) of the square and a bound on its distance, in

@@ -151,6 +151,21 @@ func FuzzCheckBytes(f *testing.F) {
 	for _, b := range raw {
 		f.Add(b)
 	}
+	// The delta certificates (testdata/verify/delta) at n <= 64.
+	delta, _ := filepath.Glob("../testdata/verify/delta/delta-d*-k[0-9]-*.json")
+	more, _ := filepath.Glob("../testdata/verify/delta/delta-d*-k[0-9][0-9]-*.json")
+	for _, p := range append(delta, more...) {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(b)
+	}
+	var corners bytes.Buffer // a delta-corners certificate (no testdata file: no proof data)
+	if err := certfile.NewDeltaCorners(2, 2, 0.3, 2, 1e-6, 0.5, 0.33436455000917028, 0.33).Encode(&corners); err != nil {
+		f.Fatal(err)
+	}
+	f.Add(corners.Bytes())
 	f.Fuzz(func(t *testing.T, data []byte) {
 		g, err := certfile.Decode(bytes.NewReader(data))
 		if err != nil {

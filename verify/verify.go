@@ -159,6 +159,10 @@ func Check(ctx context.Context, f *certfile.File, o *Options) (Report, error) {
 		return checkClosedForm(ctx, f)
 	case certfile.KindPureDP:
 		return checkPureDP(ctx, f)
+	case certfile.KindDeltaPieces:
+		return checkDeltaPieces(ctx, f)
+	case certfile.KindDeltaCorners:
+		return checkDeltaCorners(ctx, f)
 	}
 	if len(f.Tiles) > MaxTiles {
 		return Report{Tiles: len(f.Tiles), Failure: fmt.Sprintf("%d tiles exceed the checker's cap of %d", len(f.Tiles), MaxTiles)}, nil
