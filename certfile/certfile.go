@@ -247,19 +247,20 @@ func NewDeltaCorners(d, k int, c, eps, delta, epsOut, claim, lb float64) *File {
 func (f *File) Name() string {
 	switch f.Kind {
 	case KindPureDP:
-		return fmt.Sprintf("pure-d%d-k%d-c%s-eps%s.json", f.D, f.K, short(f.C), short(f.Eps))
+		return fmt.Sprintf("pure-d%d-k%d-c%s-eps%s.json", f.D, f.K, Short(f.C), Short(f.Eps))
 	case KindDeltaPieces, KindDeltaCorners:
 		prefix := "delta"
 		if f.Kind == KindDeltaCorners {
 			prefix = "delta-corners"
 		}
-		return fmt.Sprintf(prefix+"-d%d-k%d-c%s-eps%s-delta%s-epsout%s.json", f.D, f.K, short(f.C), short(f.Eps), short(f.Delta), short(f.EpsOut))
+		return fmt.Sprintf(prefix+"-d%d-k%d-c%s-eps%s-delta%s-epsout%s.json", f.D, f.K, Short(f.C), Short(f.Eps), Short(f.Delta), Short(f.EpsOut))
 	}
-	return fmt.Sprintf("d%d-k%d-c%s-alpha%s-eps%s.json", f.D, f.K, short(f.C), short(f.Alpha), short(f.Eps))
+	return fmt.Sprintf("d%d-k%d-c%s-alpha%s-eps%s.json", f.D, f.K, Short(f.C), Short(f.Alpha), Short(f.Eps))
 }
 
-// short is the shortest form of the float64 nearest the decimal s.
-func short(s string) string {
+// Short returns the shortest form of the float64 nearest the decimal s (s itself
+// when it is not a number), for display: "0.1" for the exact expansion of 0.1.
+func Short(s string) string {
 	x, err := strconv.ParseFloat(s, 64)
 	if err != nil && !errors.Is(err, strconv.ErrRange) {
 		return s

@@ -57,17 +57,17 @@ func runVerify(ctx context.Context, args []string, stdout io.Writer) error {
 		return r, err
 	}, func(i int, r verify.Report) error {
 		f := certs[i]
-		point := fmt.Sprintf("%s at d %d, k %d, c %s, alpha %s, eps %s", f.Kind, f.D, f.K, f.C, f.Alpha, f.Eps)
+		point := describeCertificate(f)
 		if r.Accepted {
 			proof := ""
 			if f.Kind == certfile.KindPieces {
 				proof = fmt.Sprintf("; %d tiles, %d boxes", r.Tiles, r.Boxes)
 			}
-			fmt.Fprintf(stdout, "%s: accept (%s: Post <= claim %s >= bound %s%s)\n", files[i], point, f.Claim, certfile.Num(r.Bound), proof)
+			fmt.Fprintf(stdout, "%s: accept (%s: claim %s >= bound %s%s)\n", files[i], point, certfile.Short(f.Claim), certfile.Num(r.Bound), proof)
 			return nil
 		}
 		rejected++
-		fmt.Fprintf(stdout, "%s: reject (%s, claim %s): %s\n", files[i], point, f.Claim, r.Failure)
+		fmt.Fprintf(stdout, "%s: reject (%s, claim %s): %s\n", files[i], point, certfile.Short(f.Claim), r.Failure)
 		return nil
 	})
 	if err != nil {
@@ -110,4 +110,16 @@ func verifyDir(ctx context.Context, dir string, workers int, stdout io.Writer) e
 		return fmt.Errorf("verify: %d certificates rejected; first: %s", len(files)-accepted, first)
 	}
 	return nil
+}
+
+// describeCertificate names f's kind and point, numbers in their short
+// float64 form (the file holds them exactly).
+func describeCertificate(f *certfile.File) string {
+	s := fmt.Sprintf("%s at d %d, k %d, c %s", f.Kind, f.D, f.K, certfile.Short(f.C))
+	for _, x := range []struct{ name, v string }{{"alpha", f.Alpha}, {"eps", f.Eps}, {"delta", f.Delta}, {"eps_out", f.EpsOut}} {
+		if x.v != "" {
+			s += fmt.Sprintf(", %s %s", x.name, certfile.Short(x.v))
+		}
+	}
+	return s
 }
