@@ -456,18 +456,27 @@ func checkPieces(ctx context.Context, s *Settings, tol float64, r *Result) {
 		r.Check = Check{Status: CheckNone}
 		return
 	}
+	if r.Check = CheckCertificate(ctx, r.Certificate); r.Check.Status == CheckRejected {
+		dropPieces(r, "the checker did not accept the pieces certificate: "+r.Check.Failure, tol)
+	}
+}
+
+// CheckCertificate has the independent checker (package verify) re-prove
+// f, of any kind, with the budget CheckFallback: Status is CheckVerified
+// when it accepts, CheckRejected (with the reason) when it does not or
+// cannot finish (ctx cancelled). A number whose certificate is rejected
+// must not be claimed.
+func CheckCertificate(ctx context.Context, f *certfile.File) Check {
 	start := time.Now()
-	rep, err := verify.Check(ctx, r.Certificate, &verify.Options{MaxFallback: CheckFallback})
-	r.Check = Check{Status: CheckVerified, Tiles: rep.Tiles, Boxes: rep.Boxes, Seconds: time.Since(start).Seconds()}
-	if err == nil && rep.Accepted {
-		return
+	rep, err := verify.Check(ctx, f, &verify.Options{MaxFallback: CheckFallback})
+	c := Check{Status: CheckVerified, Tiles: rep.Tiles, Boxes: rep.Boxes, Seconds: time.Since(start).Seconds()}
+	switch {
+	case err != nil:
+		c.Status, c.Failure = CheckRejected, err.Error()
+	case !rep.Accepted:
+		c.Status, c.Failure = CheckRejected, rep.Failure
 	}
-	why := rep.Failure
-	if err != nil {
-		why = err.Error()
-	}
-	r.Check.Status, r.Check.Failure = CheckRejected, why
-	dropPieces(r, "the checker did not accept the pieces certificate: "+why, tol)
+	return c
 }
 
 // closedForm records the closed-form certificate of r.PostUpper = r.UB
@@ -480,19 +489,10 @@ func closedForm(ctx context.Context, s *Settings, tol float64, r *Result) {
 		r.Check = Check{Status: CheckOff}
 		return
 	}
-	start := time.Now()
-	rep, err := verify.Check(ctx, r.Certificate, nil)
-	r.Check = Check{Status: CheckVerified, Seconds: time.Since(start).Seconds()}
-	if err == nil && rep.Accepted {
-		return
+	if r.Check = CheckCertificate(ctx, r.Certificate); r.Check.Status == CheckRejected {
+		r.Status = StatusBounds
+		r.Note = strings.TrimPrefix(r.Note+"; ", "; ") + "the checker did not accept the closed form: " + r.Check.Failure
 	}
-	why := rep.Failure
-	if err != nil {
-		why = err.Error()
-	}
-	r.Check.Status, r.Check.Failure = CheckRejected, why
-	r.Status = StatusBounds
-	r.Note = strings.TrimPrefix(r.Note+"; ", "; ") + "the checker did not accept the closed form: " + why
 }
 
 // dropPieces puts r.PostUpper back to the closed form UB, saying why.

@@ -159,6 +159,12 @@ func Num(x float64) string {
 	return strconv.FormatFloat(x, 'g', -1, 64)
 }
 
+// MaxDeltaCornersN is the largest n = d k of a KindDeltaCorners
+// certificate the checker re-computes (package verify rejects larger ones:
+// the corner program's work grows steeply with n); writers give larger
+// points a KindDeltaPieces certificate instead.
+const MaxDeltaCornersN = 8
+
 // Exact formats x as its exact decimal expansion (every float64 is a
 // finite decimal), trailing zeros trimmed, or "inf", "-inf". The point
 // (c, alpha, eps) and the claim are written so: the file then states the

@@ -179,12 +179,14 @@ type Result struct {
 	Configs      int     // configurations evaluated
 	Outputs      int     // outputs evaluated over all configurations
 	Seconds      float64 // wall time
-	// Certificate states Upper >= delta' for the independent checker
-	// (package verify), with claim Upper and LB Lower: with MethodPieces a
-	// certfile.KindDeltaPieces file (the multipliers of PiecesUpper), with
-	// MethodExact and MethodLifted a certfile.KindDeltaCorners file (the
-	// k = 1 corner program at n = D K, which the checker recomputes); nil
-	// with MethodCorners (no proof).
+	// Certificate states claim >= delta' for the independent checker
+	// (package verify), with LB Lower: with MethodPieces a
+	// certfile.KindDeltaPieces file (the multipliers of PiecesUpper, claim
+	// Upper), with MethodExact and MethodLifted a certfile.KindDeltaCorners
+	// file (the k = 1 corner program at n = D K, which the checker
+	// recomputes; claim Upper) up to n = certfile.MaxDeltaCornersN, past it
+	// the pieces file (claim the pieces bound, at or above Upper); nil with
+	// MethodCorners (no proof).
 	Certificate *certfile.File
 }
 
@@ -248,8 +250,18 @@ func Delta(ctx context.Context, p Params) (*Result, error) {
 		r.Method, r.Upper = MethodPieces, b.up
 		r.Certificate = certfile.NewDeltaPieces(p.D, p.K, p.C, p.Eps, p.Delta, p.EpsOut, b.up, r.Lower, b.l0, b.l1, b.l2)
 	}
-	if r.Method == MethodExact || r.Method == MethodLifted {
+	switch n := p.D * p.K; {
+	case (r.Method == MethodExact || r.Method == MethodLifted) && n <= certfile.MaxDeltaCornersN:
 		r.Certificate = certfile.NewDeltaCorners(p.D, p.K, p.C, p.Eps, p.Delta, p.EpsOut, r.Upper, r.Lower)
+	case r.Method == MethodExact || r.Method == MethodLifted:
+		// Past the checker's corner program: the pieces bound, whose
+		// certificate it checks at any n up to MaxPiecesN; its claim
+		// (above Upper) is what a checked run reports.
+		b, err := piecesBoundOf(ctx, p)
+		if err != nil {
+			return nil, err
+		}
+		r.Certificate = certfile.NewDeltaPieces(p.D, p.K, p.C, p.Eps, p.Delta, p.EpsOut, max(b.up, r.Upper), r.Lower, b.l0, b.l1, b.l2)
 	}
 	bestCf := sw.best[0]
 	r.witness(bestCf, pt, qt)

@@ -12,7 +12,7 @@ import (
 // check evaluates every configuration of dimension n, 203,490 outputs at n
 // = 8 (0.7 s, docs/certificates.md), and the count grows about 2.5 times
 // per unit of n.
-const MaxCornerN = 8
+const MaxCornerN = certfile.MaxDeltaCornersN
 
 // checkDeltaCorners checks a certificate of kind certfile.KindDeltaCorners:
 // the claim must be at least the upper end of the checker's enclosure of

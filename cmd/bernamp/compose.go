@@ -96,6 +96,7 @@ type composeOptions struct {
 	rdpRoute, noAmp   bool
 	lower             bool
 	rdpTimeout        time.Duration
+	noCheck           bool // --no-check: the RDP route unchecked
 	singlePair        float64
 }
 
@@ -130,6 +131,7 @@ func runCompose(ctx context.Context, args []string, stdout, stderr io.Writer, te
 	fs.BoolVar(&co.noAmp, "unamplified", true, "compute the mechanism's own PLD composed, without amplification")
 	fs.Float64Var(&co.singlePair, "single-pair", 0, "also the single-pair route: amplify only the pair (E, delta_M(E)) at this E > 0 and compose it (a comparator that can lose to no amplification)")
 	fs.DurationVar(&co.rdpTimeout, "rdp-timeout", 5*time.Second, "time limit per order of the RDP route's amplified curve")
+	fs.BoolVar(&co.noCheck, "no-check", false, "skip the independent checker on the RDP route's orders (checked by default: an order whose certificate it does not accept uses the closed form)")
 	if err := parseFlags(fs, args, stdout); err != nil {
 		return err
 	}
@@ -152,7 +154,7 @@ func runCompose(ctx context.Context, args []string, stdout, stderr io.Writer, te
 		return usagef("--single-pair: single-pair is %v, must be in (0, %v]", co.singlePair, pld.MaxEps)
 	}
 	routes := accountant.Routes{Conversion: job.conv, NoAmp: co.noAmp, NoLower: !co.lower, Workers: o.workers, SinglePair: co.singlePair,
-		Settings: &bernamp.Settings{Timeout: co.rdpTimeout, Workers: 1}}
+		Settings: &bernamp.Settings{Timeout: co.rdpTimeout, Workers: 1, Check: !co.noCheck}}
 	if co.rdpRoute {
 		routes.Curve = job.curve
 	}

@@ -162,7 +162,7 @@ func TestCurveCSV(t *testing.T) {
 	for i, alpha := range []string{"2", "5", "50"} {
 		rec := recs[i+1]
 		eps := []string{"0.5", "1", "2"}[i]
-		if rec[3] != alpha || rec[4] != eps || rec[8] != "certified" || rec[9] != "off" || rec[13] != "0.0000" {
+		if rec[3] != alpha || rec[4] != eps || rec[8] != "certified" || rec[9] != "verified" || rec[13] != "0.0000" {
 			t.Errorf("row %d: %v", i+1, rec)
 		}
 		f := func(j int) float64 {

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"os"
 	"strconv"
 	"time"
 
@@ -20,7 +21,7 @@ import (
 )
 
 // deltaHeader is the CSV header of delta, in column order.
-var deltaHeader = []string{"d", "k", "c", "eps", "delta", "eps_out", "delta_out", "delta_out_upper", "method",
+var deltaHeader = []string{"d", "k", "c", "eps", "delta", "eps_out", "delta_out", "delta_out_upper", "method", "check",
 	"dobrushin", "dobrushin_hs", "doeblin", "ultra_mixing", "rdp_route", "seconds"}
 
 // deltaRow is one eps' of delta. eps values in nats.
@@ -37,6 +38,9 @@ type deltaRow struct {
 	DeltaOut      float64 `json:"delta_out"`
 	DeltaOutUpper float64 `json:"delta_out_upper"`
 	Method        string  `json:"method"` // hockey.MethodExact, MethodLifted or MethodCorners
+	// Check is what the independent checker said of delta_out_upper's
+	// certificate: verified, rejected, off (--no-check) or none (no file).
+	Check string `json:"check"`
 	// Theorem 1 of Balle et al. (mixing.Bounds.Theorem1): each item's
 	// delta' when its eps' is <= eps_out, null when its eps' exceeds
 	// eps_out (the item proves nothing at eps_out). Upper bounds on delta'.
@@ -56,7 +60,7 @@ type deltaRow struct {
 
 func (r *deltaRow) csvFields() []string {
 	return []string{strconv.Itoa(r.D), strconv.Itoa(r.K), fmtFloat(r.C), fmtFloat(r.Eps), fmtFloat(r.Delta), fmtFloat(r.EpsOut),
-		fmtFloat(r.DeltaOut), fmtFloat(r.DeltaOutUpper), r.Method,
+		fmtFloat(r.DeltaOut), fmtFloat(r.DeltaOutUpper), r.Method, r.Check,
 		optFloat(r.Dobrushin), optFloat(r.DobrushinHS), optFloat(r.Doeblin), optFloat(r.UltraMixing), optFloat(r.RDPRoute),
 		strconv.FormatFloat(r.Seconds, 'f', 4, 64)}
 }
@@ -75,6 +79,8 @@ type deltaOptions struct {
 	profile     string
 	profileStep float64
 	profileMax  float64
+	noCheck     bool   // --no-check
+	certOut     string // --certificate-out
 }
 
 // runDelta computes the exact amplified delta' of an (eps, delta)-DP
@@ -96,6 +102,8 @@ func runDelta(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	fs.DurationVar(&do.rdpTimeout, "rdp-timeout", 5*time.Second, "time limit per order of the amplified RDP curve (--gaussian, d >= 2); the proved bound at the limit is used")
 	fs.StringVar(&do.profile, "profile", "", "write the privacy profile eps' -> delta' (rounded up) on the grid i*STEP, |eps'| <= MAX, and its connect-the-dots privacy loss distribution to FILE (JSON, docs/hockey.md)")
 	fs.Float64Var(&do.profileStep, "profile-step", 1e-4, "grid step of --profile in nats (dp_accounting's value_discretization_interval), > 0")
+	fs.BoolVar(&do.noCheck, "no-check", false, "skip the independent checker of delta_out_upper's certificate (checked by default; a bound it does not accept is replaced by the least of Theorem 1's bounds and 1)")
+	fs.StringVar(&do.certOut, "certificate-out", "", "directory to write the certificate of each row's delta_out_upper to (docs/certificates.md)")
 	fs.Float64Var(&do.profileMax, "profile-max", 0, "largest |eps'| of --profile, > 0 (default d k log((1-c)/c), where delta' reaches 0)")
 	if err := parseFlags(fs, args, stdout); err != nil {
 		return err
@@ -129,6 +137,15 @@ func runDelta(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		row := &deltaRow{D: do.d, K: do.k, C: do.c, Eps: do.eps, Delta: do.delta, EpsOut: eo,
 			DeltaOut: res.Lower, DeltaOutUpper: res.Upper, Method: res.Method, Corners: res.Corners[:],
 			Dobrushin: res.Theorem1[0], DobrushinHS: res.Theorem1[1], Doeblin: res.Theorem1[2], UltraMixing: res.Theorem1[3]}
+		row.Check = checkDelta(ctx, res, row, do.noCheck, stderr)
+		if do.certOut != "" && res.Certificate != nil && row.Check != bernamp.CheckRejected {
+			if err := os.MkdirAll(do.certOut, 0o777); err != nil {
+				return err
+			}
+			if _, err := res.Certificate.WriteDir(do.certOut); err != nil {
+				return err
+			}
+		}
 		if !o.noTiming {
 			row.Seconds = math.Round(res.Seconds*1e4) / 1e4
 		}
@@ -262,7 +279,7 @@ func amplifiedGaussian(ctx context.Context, do deltaOptions, workers int) (*rdp.
 	if err != nil {
 		return nil, usagef("--gaussian: %s", bare(err))
 	}
-	s := &bernamp.Settings{Timeout: do.rdpTimeout, Workers: 1}
+	s := &bernamp.Settings{Timeout: do.rdpTimeout, Workers: 1, Check: !do.noCheck}
 	c, _, err := accountant.Amplify(ctx, accountant.FromRDP(in), accountant.Kernel{D: do.d, K: do.k, C: do.c}, s, workers)
 	switch {
 	case err != nil && ctx.Err() != nil && errors.Is(err, ctx.Err()):
@@ -368,4 +385,36 @@ func writeProfile(ctx context.Context, do deltaOptions, workers int, stderr io.W
 	fmt.Fprintf(stderr, "bernamp: profile: %d eps' values in [%s, %s] step %s, delta'(0) <= %s, infinity mass %s, %s: %s\n",
 		len(eps), fmtFloat(eps[0]), fmtFloat(eps[len(eps)-1]), fmtFloat(g.Step), fmtFloat(g.Deltas[g.Hi]), fmtFloat(g.InfinityMass), g.Method, do.profile)
 	return nil
+}
+
+// checkDelta has the independent checker re-prove the certificate of
+// res.Upper (unless noCheck) and returns the check column; a verified
+// claim above res.Upper (hockey.Result.Certificate) becomes delta_out_upper. A rejected
+// bound is not used: row.DeltaOutUpper becomes the least of Theorem 1's
+// bounds and 1, each proved, and stderr says why.
+func checkDelta(ctx context.Context, res hockey.Comparison, row *deltaRow, noCheck bool, stderr io.Writer) string {
+	switch {
+	case noCheck:
+		return bernamp.CheckOff
+	case res.Certificate == nil:
+		return bernamp.CheckNone
+	}
+	c := bernamp.CheckCertificate(ctx, res.Certificate)
+	if claim, err := strconv.ParseFloat(res.Certificate.Claim, 64); c.Status == bernamp.CheckVerified && err == nil {
+		// The number reported is the one the checker proved (past the
+		// corner program's reach, the pieces bound above Upper).
+		row.DeltaOutUpper = math.Max(row.DeltaOutUpper, claim)
+	}
+	if c.Status == bernamp.CheckRejected {
+		up := 1.0
+		for _, t := range res.Theorem1 {
+			if t != nil {
+				up = math.Min(up, *t)
+			}
+		}
+		row.DeltaOutUpper = math.Max(up, row.DeltaOut)
+		fmt.Fprintf(stderr, "bernamp: eps_out=%s: the checker did not accept delta_out_upper's certificate (%s); delta_out_upper is %s (Theorem 1, or 1)\n",
+			fmtFloat(row.EpsOut), c.Failure, fmtFloat(row.DeltaOutUpper))
+	}
+	return c.Status
 }

@@ -121,8 +121,10 @@
 //
 // and LB <= post <= post_upper <= UB is a proved interval for Post: a privacy
 // claim must use post_upper. status is certified, witness or bounds; check
-// is the independent check behind post_upper: verified or rejected (with
-// --check), off (not asked) or none (post_upper is the closed form). JSON output is an
+// is the independent check of the certificate behind post_upper (the
+// pieces proof or the closed form): verified, rejected (post_upper is then
+// ub, never certified on it), none (no certificate file) or off
+// (--no-check). JSON output is an
 // array with one object per line holding the same fields plus ranges (with
 // --range), ub_post_processing, ub_asymptote, thm2, excess, conjecture,
 // method, witness {corners, p, q, value, div_pq, div_qp}, search {boxes,
@@ -143,10 +145,11 @@
 // of usable CPUs); a grid of fewer points shares the rest among them. In
 // post and demo, --certify (default true) proves post_upper by the
 // two-point-pieces certificate, within --timeout or else one minute per
-// point; --certify=false skips it and post_upper is the closed form. --check
-// re-proves each pieces certificate by the independent checker (bernamp
-// verify's): a bound it does not accept is not used and post_upper is ub
-// (post, demo and curve). --method picks the evaluator of the configuration
+// point; --certify=false skips it and post_upper is the closed form. Unless
+// --no-check, the independent checker (bernamp verify's) re-proves the
+// certificate behind each post_upper: a bound it does not accept is not
+// used and post_upper is ub (post, grid, demo, curve, calibrate; delta's
+// delta_out_upper; compose's RDP route). --method picks the evaluator of the configuration
 // search for d >= 2: reduced (the default; outputs grouped by bit pattern)
 // or full (all 2^d corners, the paper's program; (k+1)^d <= 2^20 outputs).
 // --timeout is a Go duration such as 30s; 0 means none (the default in post;

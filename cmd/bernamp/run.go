@@ -133,7 +133,8 @@ type options struct {
 	tol      float64
 	method   string
 	certify  bool
-	check    bool // re-prove each pieces certificate by the independent checker
+	check    bool // re-prove each certificate by the independent checker (default on)
+	noCheck  bool // --no-check: check off
 	timeout  time.Duration
 	force    bool
 	noTiming bool
@@ -183,7 +184,8 @@ func newFlagSet(cmd string, o *options, groups int) *flag.FlagSet {
 		fs.Float64Var(&o.tol, "tol", 1e-9, "certified gap in nats, > 0")
 		fs.StringVar(&o.method, "method", solver.MethodReduced, "evaluator of the search for d >= 2: reduced or full")
 		fs.BoolVar(&o.certify, "certify", true, "prove post_upper by the two-point-pieces certificate (--certify=false skips it: post_upper is then the closed form)")
-		fs.BoolVar(&o.check, "check", false, "re-prove each pieces certificate by the independent checker (package verify); a bound it does not accept is not used (post_upper is then ub)")
+		fs.BoolVar(&o.check, "check", true, "re-prove each certificate behind post_upper by the independent checker (package verify); a bound it does not accept is not used (post_upper is then ub, never certified on it)")
+		fs.BoolVar(&o.noCheck, "no-check", false, "skip the independent checker (--check=false): faster, and post_upper rests on the solver's rounding model")
 		fs.DurationVar(&o.timeout, "timeout", 0, "time limit per point, 0 means none")
 	}
 	if groups&runOpts != 0 {
@@ -238,6 +240,9 @@ func parseFlagsArgs(fs *flag.FlagSet, args []string, stdout io.Writer) ([]string
 func checkOptions(o *options, groups int) error {
 	if groups&withoutWorkers == 0 && o.workers < 1 {
 		return usagef("--workers: workers is %d, must be >= 1", o.workers)
+	}
+	if o.noCheck {
+		o.check = false
 	}
 	if o.memFlag != "" {
 		m, err := parseBytes(o.memFlag)

@@ -367,8 +367,8 @@ func TestPostCSV(t *testing.T) {
 				if r[9] != "certified" {
 					t.Errorf("row %d: status %q, want certified for d = 1", i, r[9])
 				}
-				if r[10] != "off" {
-					t.Errorf("row %d: check %q, want off (no --check)", i, r[10])
+				if r[10] != "verified" {
+					t.Errorf("row %d: check %q, want verified (checked by default)", i, r[10])
 				}
 				if secs, err := strconv.ParseFloat(r[11], 64); err != nil || secs < 0 || (!timing && r[11] != "0.0000") {
 					t.Errorf("row %d: seconds %q (timing %v)", i, r[11], timing)

@@ -206,6 +206,7 @@ class DeltaResult:
     delta_out: float
     delta_out_upper: float
     method: str
+    check: Optional[str] = None
     dobrushin: Optional[float] = None
     dobrushin_hs: Optional[float] = None
     doeblin: Optional[float] = None

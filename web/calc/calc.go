@@ -203,10 +203,11 @@ type Row struct {
 }
 
 // Solve runs bernamp.Post at p with the CLI's defaults (tol 1e-9, the
-// certificates on) and the time limit given. A cancelled ctx ends the
+// certificates on and re-checked by the independent checker) and the
+// time limit given. A cancelled ctx ends the
 // solve early with the bound proved so far, as in the CLI.
 func Solve(ctx context.Context, p bernamp.Params, timeout time.Duration) (Row, error) {
-	r, err := bernamp.Post(ctx, p, &bernamp.Settings{Timeout: timeout})
+	r, err := bernamp.Post(ctx, p, &bernamp.Settings{Timeout: timeout, Check: true})
 	if err != nil {
 		return Row{}, err
 	}

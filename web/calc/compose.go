@@ -361,7 +361,7 @@ func SolveCompose(ctx context.Context, pl ComposePlan) (ComposeRow, error) {
 	opt := pld.DefaultOptions()
 	opt.H, opt.Workers = pl.Discretization, 1
 	routes := accountant.Routes{Conversion: rdp.Balle2020, NoAmp: true, Workers: 1,
-		Settings: &bernamp.Settings{Timeout: ComposeRDPTimeout, Workers: 1}}
+		Settings: &bernamp.Settings{Timeout: ComposeRDPTimeout, Workers: 1, Check: true}}
 	row := ComposeRow{Mechanism: pl.Mechanism, D: pl.D, K: pl.K, C: pl.C, Steps: pl.Steps, Delta: pl.Delta,
 		Discretization: pl.Discretization, RDPRoute: "off"}
 	switch {

@@ -158,7 +158,7 @@ func SolveOrder(ctx context.Context, d, k int, c float64, o Order, timeout time.
 	if o.Eps != nil {
 		eps = *o.Eps
 	}
-	r, err := accountant.Post(ctx, accountant.Kernel{D: d, K: k, C: c}, o.Alpha, eps, &bernamp.Settings{Timeout: timeout})
+	r, err := accountant.Post(ctx, accountant.Kernel{D: d, K: k, C: c}, o.Alpha, eps, &bernamp.Settings{Timeout: timeout, Check: true})
 	if err != nil {
 		return OrderRow{}, err
 	}
