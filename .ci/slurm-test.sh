@@ -14,6 +14,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 repo=$(pwd)
 export CGO_ENABLED=0
+syspath=$PATH # the daemons' PATH, without bernamp: the tasks find it by the PATH sbatch passes
 
 shards=4
 start=$SECONDS
@@ -82,6 +83,7 @@ cleanup() {
 	exit $rc
 }
 trap cleanup EXIT
+trap 'echo "slurm test: FAIL: line $LINENO: $BASH_COMMAND" >&2' ERR
 trap 'exit 143' TERM
 trap 'exit 130' INT
 
@@ -129,7 +131,7 @@ echo "whole grid: $(($(wc -l <whole.csv) - 1)) rows in $((SECONDS - t0)) s"
 phase "munged"
 mkdir -m 700 "$tmp/munge"
 mungekey --create --keyfile="$tmp/munge/munge.key"
-munged --foreground --force --key-file="$tmp/munge/munge.key" --socket="$tmp/munge/socket" \
+PATH=$syspath munged --foreground --force --key-file="$tmp/munge/munge.key" --socket="$tmp/munge/socket" \
 	--pid-file="$tmp/munge/munged.pid" --log-file="$tmp/munged.log" --seed-file="$tmp/munge/seed" >"$tmp/munged.out" 2>&1 &
 pids+=($!)
 waitfor 20 munged test -S "$tmp/munge/socket"
@@ -172,11 +174,11 @@ KillWait=5
 NodeName=ci NodeAddr=127.0.0.1 CPUs=$cpus State=UNKNOWN
 PartitionName=ci Nodes=ci Default=YES MaxTime=INFINITE State=UP
 CONF
-(cd "$tmp" && exec slurmctld -D -i -f "$SLURM_CONF" >"$tmp/slurmctld.out" 2>&1) &
+(cd "$tmp" && PATH=$syspath exec slurmctld -D -i -f "$SLURM_CONF" >"$tmp/slurmctld.out" 2>&1) &
 pids+=($!)
 up() { scontrol ping 2>/dev/null | grep -q UP; }
 waitfor 30 slurmctld up
-(cd "$tmp" && exec slurmd -D -N ci -f "$SLURM_CONF" >"$tmp/slurmd.out" 2>&1) &
+(cd "$tmp" && PATH=$syspath exec slurmd -D -N ci -f "$SLURM_CONF" >"$tmp/slurmd.out" 2>&1) &
 pids+=($!)
 idle() { [ "$(sinfo -h -n ci -o %t 2>/dev/null)" = idle ]; }
 waitfor 60 "node ci idle" idle
@@ -186,6 +188,7 @@ sinfo
 state() { squeue -h -j "$1" -o %T 2>/dev/null || true; }
 gone() { [ -z "$(state "$1")" ]; }
 running() { [ "$(state "$1")" = RUNNING ]; }
+pending() { [ "$(state "$1")" = PENDING ]; }
 rows() { if [ -f "$1" ]; then echo $(($(wc -l <"$1") - 1)); else echo 0; fi; }
 
 # --- the array, one task cancelled while it runs
@@ -193,7 +196,9 @@ phase "sbatch: $shards shards, one CPU each"
 export BERNAMP_SHARDS=$shards
 t0=$SECONDS
 job=$(sbatch --parsable --array=0-$((shards - 1)) --cpus-per-task=1 sweep.sbatch --no-timing)
-echo "job $job"
+merge="bernamp merge --grid sweep.json --out results/sweep.csv results/shard-*.csv"
+mergejob=$(sbatch --parsable --dependency=afterok:$job --wrap "$merge")
+echo "array $job, merge job $mergejob after it"
 kill=1
 waitfor 60 "task ${job}_$kill running" running "${job}_$kill"
 # Cancel it 3 s after it starts, or once something more than the header is
@@ -208,14 +213,33 @@ running "${job}_$kill" || fail "task ${job}_$kill finished before it was cancell
 scancel "${job}_$kill"
 phase "cancelled ${job}_$kill; on disk: $(cd results && wc -c shard-$kill.csv* | tr '\n' ' ')"
 waitfor 60 "task ${job}_$kill gone" gone "${job}_$kill"
+
+# Requeue task 0 while it runs, as a preemption would (the script has
+# --requeue): Slurm runs it again, and it resumes its file.
+requeue=0
+running "${job}_$requeue" || fail "task ${job}_$requeue is not running: make .ci/slurm-grid.json longer"
+scontrol requeue "${job}_$requeue"
+# A requeued job waits about 2 minutes (its begin time); not here.
+waitfor 60 "task ${job}_$requeue pending" pending "${job}_$requeue"
+scontrol update JobId="${job}_$requeue" StartTime=now
+phase "requeued ${job}_$requeue; on disk: $(cd results && wc -c shard-$requeue.csv* | tr '\n' ' ')"
 killedrows=$(rows "results/shard-$kill.csv")
 waitfor 300 "array $job done" gone "$job"
 echo "array: $((SECONDS - t0)) s"
+for i in $kill $requeue; do
+	echo "--- logs/${job}_$i.out:"
+	cat "logs/${job}_$i.out"
+done
 for ((i = 0; i < shards; i++)); do
-	if [ "$i" != $kill ] && [ -s "logs/${job}_$i.out" ]; then
+	if [ "$i" != $kill ] && [ "$i" != $requeue ] && [ -s "logs/${job}_$i.out" ]; then
 		fail "task $i wrote: $(cat "logs/${job}_$i.out")"
 	fi
 done
+
+reason=$(squeue -h -j "$mergejob" -o %r)
+[ "$reason" = DependencyNeverSatisfied ] || fail "merge job $mergejob: reason '$reason', want DependencyNeverSatisfied"
+scancel "$mergejob"
+[ ! -e results/sweep.csv ] || fail "the merge job ran"
 
 phase "merge without the cancelled shard's work must fail"
 if bernamp merge --grid sweep.json --out merged.csv results/shard-*.csv 2>merge.err; then
@@ -227,18 +251,20 @@ cat merge.err
 phase "resubmit element $kill"
 t0=$SECONDS
 job2=$(sbatch --parsable --array=$kill --cpus-per-task=1 sweep.sbatch --no-timing)
+mergejob=$(sbatch --parsable --dependency=afterok:$job2 --wrap "$merge")
 waitfor 300 "job $job2 done" gone "$job2"
+waitfor 60 "merge job $mergejob done" gone "$mergejob"
 echo "resubmitted shard: $((SECONDS - t0)) s, $killedrows rows kept, $(rows "results/shard-$kill.csv") in the end"
 ((killedrows < $(rows "results/shard-$kill.csv"))) || fail "shard $kill was complete before it was resubmitted: the cancel came too late"
 
-phase "merge"
-bernamp merge --grid sweep.json --out merged.csv results/shard-*.csv
-cmp whole.csv merged.csv || fail "merged file differs from the single-machine run"
-echo "merged file equals the single-machine run: $(rows merged.csv) rows"
+phase "merged by job $mergejob"
+[ -e results/sweep.csv ] || fail "merge job $mergejob wrote no results/sweep.csv: $(cat "slurm-$mergejob.out")"
+cmp whole.csv results/sweep.csv || fail "merged file differs from the single-machine run"
+echo "merged file equals the single-machine run: $(rows results/sweep.csv) rows"
 
 phase "negative checks"
 for ((i = 0; i < shards; i++)); do
-	if bernamp merge --grid sweep.json --out bad.csv $(ls results/shard-*.csv | grep -v "shard-$i.csv") 2>/dev/null; then
+	if bernamp merge --grid sweep.json --out bad.csv $(ls results/shard-*.csv | grep -v "/shard-$i.csv") 2>/dev/null; then
 		fail "merge succeeded without shard $i"
 	fi
 done
