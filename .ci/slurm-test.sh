@@ -212,7 +212,6 @@ done
 running "${job}_$kill" || fail "task ${job}_$kill finished before it was cancelled: make .ci/slurm-grid.json longer"
 scancel "${job}_$kill"
 phase "cancelled ${job}_$kill; on disk: $(cd results && wc -c shard-$kill.csv* | tr '\n' ' ')"
-waitfor 60 "task ${job}_$kill gone" gone "${job}_$kill"
 
 # Requeue task 0 while it runs, as a preemption would (the script has
 # --requeue): Slurm runs it again, and it resumes its file.
@@ -223,6 +222,7 @@ scontrol requeue "${job}_$requeue"
 waitfor 60 "task ${job}_$requeue pending" pending "${job}_$requeue"
 scontrol update JobId="${job}_$requeue" StartTime=now
 phase "requeued ${job}_$requeue; on disk: $(cd results && wc -c shard-$requeue.csv* | tr '\n' ' ')"
+waitfor 60 "task ${job}_$kill gone" gone "${job}_$kill"
 killedrows=$(rows "results/shard-$kill.csv")
 waitfor 300 "array $job done" gone "$job"
 echo "array: $((SECONDS - t0)) s"
@@ -236,8 +236,9 @@ for ((i = 0; i < shards; i++)); do
 	fi
 done
 
-reason=$(squeue -h -j "$mergejob" -o %r)
-[ "$reason" = DependencyNeverSatisfied ] || fail "merge job $mergejob: reason '$reason', want DependencyNeverSatisfied"
+# The scheduler sees the failed dependency on its next pass.
+never() { [ "$(squeue -h -j "$mergejob" -o %T:%r)" = PENDING:DependencyNeverSatisfied ]; }
+waitfor 120 "merge job $mergejob to be PENDING:DependencyNeverSatisfied" never
 scancel "$mergejob"
 [ ! -e results/sweep.csv ] || fail "the merge job ran"
 
