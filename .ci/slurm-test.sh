@@ -255,7 +255,7 @@ job2=$(sbatch --parsable --array=$kill --cpus-per-task=1 sweep.sbatch --no-timin
 mergejob=$(sbatch --parsable --dependency=afterok:$job2 --wrap "$merge")
 waitfor 300 "job $job2 done" gone "$job2"
 waitfor 60 "merge job $mergejob done" gone "$mergejob"
-echo "resubmitted shard: $((SECONDS - t0)) s, $killedrows rows kept, $(rows "results/shard-$kill.csv") in the end"
+echo "resubmitted shard: $((SECONDS - t0)) s; rows in shard-$kill.csv: $killedrows after the cancel, $(rows "results/shard-$kill.csv") in the end"
 ((killedrows < $(rows "results/shard-$kill.csv"))) || fail "shard $kill was complete before it was resubmitted: the cancel came too late"
 
 phase "merged by job $mergejob"
