@@ -124,9 +124,11 @@ func cmpFloat(a, b float64) int {
 // selected returns the grid indices of the job's shard in grid order. The
 // points, ranked by decreasing estimated cost (ties in grid order), go one
 // by one to the shard with the least estimated cost so far (ties to the
-// lowest shard): longest processing time first, so the shards' estimated
-// costs differ by at most one point's, and every point is in exactly one
-// shard.
+// shard with the fewest points, then the lowest): longest processing time
+// first, so the shards' estimated costs differ by at most one point's, and
+// every point is in exactly one shard. (Ties in cost are common: equal
+// points, and costs too small to change a float64 sum of much larger
+// ones; the count keeps those dealt round.)
 func (j *job) selected() []int {
 	all := allPositions(j.g.n) // grid index i at position i
 	if j.shard.n <= 1 {
@@ -160,25 +162,34 @@ func (j *job) plan(all []int) shardPlan {
 		h[s].shard = s
 	}
 	for _, r := range j.byCost(all) {
-		s := h[0].shard // the least loaded, lowest index among equals
+		s := h[0].shard // the least loaded
 		c := cost(j.g.at(all[r]), post)
 		p.of[r] = int32(s)
 		p.points[s]++
 		p.cost[s] += c
 		h[0].load += c
+		h[0].points++
 		h.down(0)
 	}
 	return p
 }
 
-// loadHeap is a min-heap of shards by estimated load, ties by index.
+// loadHeap is a min-heap of shards by estimated load, ties by points,
+// then by index.
 type loadHeap []struct {
-	load  float64
-	shard int
+	load          float64
+	points, shard int
 }
 
 func (h loadHeap) less(a, b int) bool {
-	return h[a].load < h[b].load || h[a].load == h[b].load && h[a].shard < h[b].shard
+	x, y := h[a], h[b]
+	if x.load != y.load {
+		return x.load < y.load
+	}
+	if x.points != y.points {
+		return x.points < y.points
+	}
+	return x.shard < y.shard
 }
 
 // down restores the heap after h[i] grew.

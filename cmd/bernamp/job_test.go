@@ -317,6 +317,25 @@ func TestShardBalance(t *testing.T) {
 	}
 }
 
+// TestShardAbsorbed: costs too small to change a float64 sum of much larger
+// ones still spread over the shards. 16 points of d = 100 (estimated cost
+// 100 * 26^100) take one shard each; the 16 points of d = 1 (26^2) then
+// leave every shard's sum as it was, and must still go one to a shard.
+func TestShardAbsorbed(t *testing.T) {
+	t.Parallel()
+	g, err := newGrid(gridFlags{d: "1,100", k: "25", c: "0.1", alpha: "5", eps: "0.1:1.6:0.1"}, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range 16 {
+		j := &job{g: g, settings: &bernamp.Settings{}, shard: shard{i, 16}}
+		idx := j.selected()
+		if len(idx) != 2 || g.at(idx[0]).D != 1 || g.at(idx[1]).D != 100 {
+			t.Errorf("shard %d holds %d points (%v), want one of d = 1 and one of d = 100", i, len(idx), idx)
+		}
+	}
+}
+
 // TestGridFile checks that the grid files of testdata equal the demo
 // presets, that a grid file runs like the flags, and its errors.
 func TestGridFile(t *testing.T) {
