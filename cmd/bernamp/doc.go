@@ -167,16 +167,21 @@
 //	                         (hockey.MaxWork, --profile sizes; the LP sizes).
 //	                         plot and conjecture take --max-memory too
 //	--out FILE               write the rows as CSV to FILE instead of stdout,
-//	                         each row flushed whole as soon as it is in order,
-//	                         so a killed run leaves the rows finished so far
-//	                         (demo: default <preset>.csv in --dir)
-//	--resume                 with --out: keep the rows already in FILE, drop
-//	                         a partial last line, and compute only the
-//	                         missing points; the final file equals that of an
-//	                         uninterrupted run
-//	--shard i/n              run only shard i of n, 0 <= i < n: the points
-//	                         ranked by estimated cost are dealt to the shards
-//	                         in turn, so shards are balanced and disjoint
+//	                         in grid order; each point also goes to
+//	                         FILE.journal as soon as it finishes, so a killed
+//	                         run loses no finished point (the journal is
+//	                         removed when FILE is complete); FILE.lock keeps
+//	                         a second run off FILE (demo: default
+//	                         <preset>.csv in --dir)
+//	--resume                 with --out: keep the rows in FILE and
+//	                         FILE.journal, drop a partial last line, and
+//	                         compute only the missing points; the final file
+//	                         equals that of an uninterrupted run
+//	--shard i/n              run only shard i of n, 0 <= i < n: the points,
+//	                         longest estimated cost first, go each to the
+//	                         shard with the least estimated cost so far, so
+//	                         shards are balanced and disjoint; the run says
+//	                         its shard's share in one line on stderr
 //	--quiet                  no progress line (shown on stderr only when it
 //	                         is a terminal)
 //	--preset P               demo only: fig1, fig2 or fig3 (default fig1)
