@@ -84,18 +84,14 @@ func TestKillResume(t *testing.T) {
 // one line on stderr.
 func stopAfter(t *testing.T, bin string, args []string, out string, sig syscall.Signal, after int) string {
 	t.Helper()
-	cmd := exec.Command(bin, args...)
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
+	cmd, stderr, exited := startRun(t, bin, args...)
 	deadline := time.Now().Add(30 * time.Second)
 	for strings.Count(readFileOrEmpty(out), "\n") < 1+after && time.Now().Before(deadline) {
 		time.Sleep(2 * time.Millisecond)
 	}
 	cmd.Process.Signal(sig)
-	err := cmd.Wait()
+	<-exited
+	err := cmd.ProcessState
 	partial := readFile(t, out)
 	rows := strings.Count(partial, "\n") - 1
 	if rows < after || rows >= killRows {
@@ -248,6 +244,51 @@ func waitEntries(out string, n int, cmd *exec.Cmd, exited <-chan struct{}) {
 	}
 }
 
+// sweepSetup skips in -short mode, else returns the binary, an --out path
+// in a new directory and the uninterrupted run's file and rows (refRun).
+func sweepSetup(t *testing.T) (bin, out, want string, lines []string) {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("runs the binary")
+	}
+	bin = bernampBinary(t)
+	dir := t.TempDir()
+	want, lines, _ = refRun(t, bin, dir)
+	return bin, filepath.Join(dir, "rows.csv"), want, lines
+}
+
+// startRun starts bin with args and returns the command, its stderr and a
+// channel closed when it has exited.
+func startRun(t *testing.T, bin string, args ...string) (*exec.Cmd, *bytes.Buffer, <-chan struct{}) {
+	t.Helper()
+	cmd := exec.Command(bin, args...)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	exited := make(chan struct{})
+	go func() { cmd.Wait(); close(exited) }()
+	return cmd, &stderr, exited
+}
+
+// resumeSweep runs sweep96 --out out --resume and checks that it ends with
+// the uninterrupted file want, and no journal or lock beside it.
+func resumeSweep(t *testing.T, bin, out, want string) {
+	t.Helper()
+	if b, err := exec.Command(bin, append(sweep96, "--out", out, "--resume")...).CombinedOutput(); err != nil {
+		t.Fatalf("resume: %v: %s", err, b)
+	}
+	if got := readFile(t, out); got != want {
+		t.Fatalf("resumed file\n%s\nwant, as the uninterrupted run\n%s", got, want)
+	}
+	for _, left := range []string{out + ".journal", out + ".lock"} {
+		if _, err := os.Stat(left); err == nil {
+			t.Errorf("the finished run left %s", left)
+		}
+	}
+}
+
 // TestKillRandom kills sweep96 with SIGKILL at random moments, by time or
 // by the number of points in the journal, often kills the resumed run
 // too, and checks after each kill that nothing wrong is on disk and at the
@@ -275,14 +316,7 @@ func TestKillRandom(t *testing.T) {
 			if round > 0 {
 				args = append(args, "--resume")
 			}
-			cmd := exec.Command(bin, args...)
-			var stderr bytes.Buffer
-			cmd.Stderr = &stderr
-			if err := cmd.Start(); err != nil {
-				t.Fatal(err)
-			}
-			exited := make(chan struct{})
-			go func() { cmd.Wait(); close(exited) }()
+			cmd, stderr, exited := startRun(t, bin, args...)
 			how := ""
 			if rng.IntN(3) == 0 {
 				d := time.Duration(rng.Float64() * float64(took))
@@ -313,18 +347,8 @@ func TestKillRandom(t *testing.T) {
 				break
 			}
 		}
-		cmd := exec.Command(bin, append(sweep96, "--out", out, "--resume")...)
-		if b, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("seed %d: resume: %v: %s", seed, err, b)
-		}
-		if got := readFile(t, out); got != want {
-			t.Fatalf("seed %d: resumed file\n%s\nwant, as the uninterrupted run\n%s", seed, got, want)
-		}
-		for _, left := range []string{out + ".journal", out + ".lock"} {
-			if _, err := os.Stat(left); err == nil {
-				t.Errorf("seed %d: the finished run left %s", seed, left)
-			}
-		}
+		t.Logf("seed %d: resume", seed)
+		resumeSweep(t, bin, out, want)
 	}
 }
 
@@ -333,21 +357,8 @@ func TestKillRandom(t *testing.T) {
 // are in the journal, each as the uninterrupted run writes it; --resume
 // then completes the file.
 func TestSIGTERMKeeps(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs the binary")
-	}
-	bin := bernampBinary(t)
-	dir := t.TempDir()
-	want, lines, _ := refRun(t, bin, dir)
-	out := filepath.Join(dir, "rows.csv")
-	cmd := exec.Command(bin, append(sweep96, "--out", out)...)
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	exited := make(chan struct{})
-	go func() { cmd.Wait(); close(exited) }()
+	bin, out, want, lines := sweepSetup(t)
+	cmd, stderr, exited := startRun(t, bin, append(sweep96, "--out", out)...)
 	waitEntries(out, 10, cmd, exited)
 	cmd.Process.Signal(syscall.SIGTERM)
 	<-exited
@@ -360,12 +371,7 @@ func TestSIGTERMKeeps(t *testing.T) {
 	if m[2] != out+".journal" || done != len(entries) || done < 10 || done == 96 {
 		t.Errorf("SIGTERM: %d points done in %s, the journal %s holds %d; want the same, 10 to 95", done, m[2], out+".journal", len(entries))
 	}
-	if b, err := exec.Command(bin, append(sweep96, "--out", out, "--resume")...).CombinedOutput(); err != nil {
-		t.Fatalf("resume: %v: %s", err, b)
-	}
-	if got := readFile(t, out); got != want {
-		t.Errorf("resumed file\n%s\nwant\n%s", got, want)
-	}
+	resumeSweep(t, bin, out, want)
 }
 
 // TestLockRefuses starts sweep96 and, while it runs, the same command (and
@@ -373,19 +379,8 @@ func TestSIGTERMKeeps(t *testing.T) {
 // first run's pid, and the first run's file is the uninterrupted one,
 // every row once.
 func TestLockRefuses(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs the binary")
-	}
-	bin := bernampBinary(t)
-	dir := t.TempDir()
-	want, _, _ := refRun(t, bin, dir)
-	out := filepath.Join(dir, "rows.csv")
-	cmd := exec.Command(bin, append(sweep96, "--out", out)...)
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	exited := make(chan struct{})
-	go func() { cmd.Wait(); close(exited) }()
+	bin, out, want, _ := sweepSetup(t)
+	cmd, _, exited := startRun(t, bin, append(sweep96, "--out", out)...)
 	waitEntries(out, 1, cmd, exited)
 	select {
 	case <-exited:
