@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/bernamp/bernamp"
+	"github.com/bernamp/bernamp/certify"
 	"github.com/bernamp/bernamp/parallel"
 	"github.com/bernamp/bernamp/solver"
 )
@@ -85,13 +86,32 @@ func parseShard(s string) (shard, error) {
 	return shard{i, n}, nil
 }
 
-// cost is the estimated relative time of point p: Params.Cost for post,
-// the same everywhere for the closed-form bounds.
-func cost(p bernamp.Params, post bool) float64 {
-	if !post {
+// cost is the estimated time of point p in seconds, for the pool's order
+// (longest first) and the split into shards: only ratios matter. For
+// bounds it is the same everywhere. For post it follows what Post runs at
+// most points, the pieces certificate at n = d k: on the paper's grids its
+// time grows about as 1 + ln n and as 1 + 3/eps (fitted to the per-point
+// times, docs/grids.md "Measured"; d and k count only through n), and it
+// grows as c nears 1/2, where the closed forms meet slowly; it is cut at
+// the time limit of a point. Near alpha = 1 (solver.NearOne), at eps = 0
+// and past certify.MaxN only the closed forms run. (Params.Cost, the
+// configuration count of the witness search, ranks the paper's d = 15
+// points a million times a d = 1 point's; they take about three times as
+// long.)
+func (j *job) cost(p bernamp.Params) float64 {
+	const closedForms = 1e-4 // seconds
+	if j.settings == nil {
 		return 1
 	}
-	return p.Cost()
+	n := float64(p.D) * float64(p.K)
+	if solver.NearOne(p.Alpha, j.o.tol) || p.Eps == 0 || n > certify.MaxN {
+		return closedForms
+	}
+	s := 0.0035 * (1 + math.Log(n)) * (1 + 3/max(p.Eps, 1e-6)) * (1 + 0.01/(0.5-p.C))
+	if t := j.o.timeout.Seconds(); t > 0 {
+		s = min(s, t)
+	}
+	return max(s, closedForms)
 }
 
 // byCost returns the positions 0, ..., len(idx)-1 ordered by decreasing
@@ -100,11 +120,10 @@ func (j *job) byCost(idx []int) []int { return j.byCostAt(idx, allPositions(len(
 
 // byCostAt is byCost of the points idx[todo[r]].
 func (j *job) byCostAt(idx, todo []int) []int {
-	post := j.settings != nil
 	costs := make([]float64, len(todo))
 	order := make([]int, len(todo))
 	for r, p := range todo {
-		costs[r] = cost(j.g.at(idx[p]), post)
+		costs[r] = j.cost(j.g.at(idx[p]))
 		order[r] = r
 	}
 	slices.SortStableFunc(order, func(a, b int) int { return -cmpFloat(costs[a], costs[b]) })
@@ -124,11 +143,9 @@ func cmpFloat(a, b float64) int {
 // selected returns the grid indices of the job's shard in grid order. The
 // points, ranked by decreasing estimated cost (ties in grid order), go one
 // by one to the shard with the least estimated cost so far (ties to the
-// shard with the fewest points, then the lowest): longest processing time
-// first, so the shards' estimated costs differ by at most one point's, and
-// every point is in exactly one shard. (Ties in cost are common: equal
-// points, and costs too small to change a float64 sum of much larger
-// ones; the count keeps those dealt round.)
+// lowest shard): longest processing time first, so the shards' estimated
+// costs differ by at most one point's, and every point is in exactly one
+// shard.
 func (j *job) selected() []int {
 	all := allPositions(j.g.n) // grid index i at position i
 	if j.shard.n <= 1 {
@@ -156,40 +173,30 @@ type shardPlan struct {
 func (j *job) plan(all []int) shardPlan {
 	n := j.shard.n
 	p := shardPlan{of: make([]int32, len(all)), points: make([]int, n), cost: make([]float64, n)}
-	post := j.settings != nil
 	h := make(loadHeap, n)
 	for s := range h {
 		h[s].shard = s
 	}
 	for _, r := range j.byCost(all) {
 		s := h[0].shard // the least loaded
-		c := cost(j.g.at(all[r]), post)
+		c := j.cost(j.g.at(all[r]))
 		p.of[r] = int32(s)
 		p.points[s]++
 		p.cost[s] += c
 		h[0].load += c
-		h[0].points++
 		h.down(0)
 	}
 	return p
 }
 
-// loadHeap is a min-heap of shards by estimated load, ties by points,
-// then by index.
+// loadHeap is a min-heap of shards by estimated load, ties by index.
 type loadHeap []struct {
-	load          float64
-	points, shard int
+	load  float64
+	shard int
 }
 
 func (h loadHeap) less(a, b int) bool {
-	x, y := h[a], h[b]
-	if x.load != y.load {
-		return x.load < y.load
-	}
-	if x.points != y.points {
-		return x.points < y.points
-	}
-	return x.shard < y.shard
+	return h[a].load < h[b].load || h[a].load == h[b].load && h[a].shard < h[b].shard
 }
 
 // down restores the heap after h[i] grew.
