@@ -204,10 +204,10 @@ func openSweepOut(path string, g *grid, idx []int, id string, resume bool, hdr [
 		}
 	}()
 	if !resume {
-		if s.jw, err = journal.Create(path+".journal", id); err != nil {
+		if s.file, err = os.Create(path); err != nil {
 			return s, nil, err
 		}
-		if s.file, err = os.Create(path); err != nil {
+		if s.jw, err = journal.Create(path+".journal", id); err != nil {
 			return s, nil, err
 		}
 		_, err = s.file.Write(csvLine(hdr))
