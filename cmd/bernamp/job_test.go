@@ -607,3 +607,47 @@ func TestResumeJournal(t *testing.T) {
 		})
 	}
 }
+
+// TestCost: the pool's estimate of a point's seconds grows with n = d k,
+// as eps falls and as c nears 1/2; a time limit caps it; where only the
+// closed forms run it is next to nothing; bounds points all cost the same.
+func TestCost(t *testing.T) {
+	t.Parallel()
+	j := &job{settings: &bernamp.Settings{}, o: &options{tol: 1e-9}}
+	p := bernamp.Params{D: 1, K: 1, C: 0.1, Alpha: 5, Eps: 1}
+	at := func(f func(*bernamp.Params)) float64 { q := p; f(&q); return j.cost(q) }
+	base := j.cost(p)
+	for _, tc := range []struct {
+		name string
+		c    float64
+		more bool
+	}{
+		{"d 15", at(func(q *bernamp.Params) { q.D = 15 }), true},
+		{"k 4", at(func(q *bernamp.Params) { q.K = 4 }), true},
+		{"eps 0.1", at(func(q *bernamp.Params) { q.Eps = 0.1 }), true},
+		{"eps 4", at(func(q *bernamp.Params) { q.Eps = 4 }), false},
+		{"c 0.499", at(func(q *bernamp.Params) { q.C = 0.499 }), true},
+		{"c 0.01", at(func(q *bernamp.Params) { q.C = 0.01 }), false},
+	} {
+		if tc.more != (tc.c > base) || tc.c == base {
+			t.Errorf("%s: cost %v against %v at d = k = 1, c = 0.1, eps = 1; want more: %v", tc.name, tc.c, base, tc.more)
+		}
+	}
+	closed := []float64{at(func(q *bernamp.Params) { q.Alpha = 1 + 1e-12 }), at(func(q *bernamp.Params) { q.Eps = 0 }), at(func(q *bernamp.Params) { q.D = 2_000_000 })}
+	for _, c := range closed {
+		if !(c > 0 && c < base/100) {
+			t.Errorf("closed forms only: cost %v, want > 0 and below %v", c, base/100)
+		}
+	}
+	if c := at(func(q *bernamp.Params) { q.Eps = 1e-300 }); math.IsInf(c, 0) || math.IsNaN(c) {
+		t.Errorf("eps 1e-300: cost %v", c)
+	}
+	j.o.timeout = 50 * time.Millisecond
+	if c := at(func(q *bernamp.Params) { q.Eps = 1e-3 }); c != 0.05 {
+		t.Errorf("--timeout 50ms: cost %v, want the limit 0.05", c)
+	}
+	j.settings = nil
+	if a, b := j.cost(p), at(func(q *bernamp.Params) { q.D, q.Eps = 15, 0.1 }); a != 1 || b != 1 {
+		t.Errorf("bounds: costs %v, %v, want 1", a, b)
+	}
+}
