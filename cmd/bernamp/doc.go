@@ -159,14 +159,17 @@
 // allows grids of more than 100000 points (at most 100000000). --no-timing
 // writes 0 in the seconds column, so output is byte-identical between runs.
 //
-// --out FILE writes the rows as CSV to FILE instead of stdout, each row
-// flushed whole as soon as it is in order, so a killed run leaves the rows
-// finished so far (demo: default <preset>.csv in --dir). --resume, with
-// --out, keeps the rows already in FILE, drops a partial last line and
-// computes only the missing points; the final file equals that of an
-// uninterrupted run. --shard i/n runs only shard i of n, 0 <= i < n: the
-// points ranked by estimated cost are dealt to the shards in turn, so shards
-// are balanced and disjoint (merge joins their files). The progress line is
+// --out FILE writes the rows as CSV to FILE instead of stdout, in grid
+// order; each point also goes to FILE.journal as soon as it finishes, so a
+// killed run loses no finished point (the journal is removed when FILE is
+// complete), and FILE.lock keeps a second run off FILE (demo: default
+// <preset>.csv in --dir). --resume, with --out, keeps the rows in FILE and
+// FILE.journal, drops a partial last line and computes only the missing
+// points; the final file equals that of an uninterrupted run. --shard i/n
+// runs only shard i of n, 0 <= i < n: the points, longest estimated cost
+// first, go each to the shard with the least estimated cost so far, so
+// shards are balanced and disjoint (merge joins their files); the run says
+// its shard's share in one line on stderr. The progress line is
 // shown on stderr only when it is a terminal; --quiet hides it. demo takes
 // --preset (fig1, fig2 or fig3), --figure (the figure to draw from the CSV,
 // .png, .svg or .pdf; default <preset>.png in --dir, "" for none) and --dir

@@ -2,17 +2,20 @@ package main
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"slices"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/bernamp/bernamp"
+	"github.com/bernamp/bernamp/certify"
 	"github.com/bernamp/bernamp/parallel"
 	"github.com/bernamp/bernamp/solver"
 )
@@ -24,7 +27,7 @@ type job struct {
 	o        *options
 	shard    shard
 	progress bool // show the progress line on stderr
-	kept     int  // rows kept from --out by --resume (set by run)
+	kept     int  // rows kept from --out and its journal by --resume (set by run)
 }
 
 // newJob validates the options of a command of the flag groups given and
@@ -83,23 +86,44 @@ func parseShard(s string) (shard, error) {
 	return shard{i, n}, nil
 }
 
-// cost is the estimated relative time of point p: Params.Cost for post,
-// the same everywhere for the closed-form bounds.
-func cost(p bernamp.Params, post bool) float64 {
-	if !post {
+// cost is the estimated time of point p in seconds, for the pool's order
+// (longest first) and the split into shards: only ratios matter. For
+// bounds it is the same everywhere. For post it follows what Post runs at
+// most points, the pieces certificate at n = d k: on the paper's grids its
+// time grows about as 1 + ln n and as 1 + 3/eps (fitted to the per-point
+// times, docs/grids.md "Measured"; d and k count only through n), and it
+// grows as c nears 1/2, where the closed forms meet slowly; it is cut at
+// the time limit of a point. Near alpha = 1 (solver.NearOne), at eps = 0
+// and past certify.MaxN only the closed forms run. (Params.Cost, the
+// configuration count of the witness search, ranks the paper's d = 15
+// points a million times a d = 1 point's; they take about three times as
+// long.)
+func (j *job) cost(p bernamp.Params) float64 {
+	const closedForms = 1e-4 // seconds
+	if j.settings == nil {
 		return 1
 	}
-	return p.Cost()
+	n := float64(p.D) * float64(p.K)
+	if solver.NearOne(p.Alpha, j.o.tol) || p.Eps == 0 || n > certify.MaxN {
+		return closedForms
+	}
+	s := 0.0035 * (1 + math.Log(n)) * (1 + 3/max(p.Eps, 1e-6)) * (1 + 0.01/(0.5-p.C))
+	if t := j.o.timeout.Seconds(); t > 0 {
+		s = min(s, t)
+	}
+	return max(s, closedForms)
 }
 
 // byCost returns the positions 0, ..., len(idx)-1 ordered by decreasing
 // estimated cost of the points idx[r], ties in order of position.
-func (j *job) byCost(idx []int) []int {
-	post := j.settings != nil
-	costs := make([]float64, len(idx))
-	order := make([]int, len(idx))
-	for r, i := range idx {
-		costs[r] = cost(j.g.at(i), post)
+func (j *job) byCost(idx []int) []int { return j.byCostAt(idx, allPositions(len(idx))) }
+
+// byCostAt is byCost of the points idx[todo[r]].
+func (j *job) byCostAt(idx, todo []int) []int {
+	costs := make([]float64, len(todo))
+	order := make([]int, len(todo))
+	for r, p := range todo {
+		costs[r] = j.cost(j.g.at(idx[p]))
 		order[r] = r
 	}
 	slices.SortStableFunc(order, func(a, b int) int { return -cmpFloat(costs[a], costs[b]) })
@@ -116,76 +140,168 @@ func cmpFloat(a, b float64) int {
 	return 0
 }
 
-// selected returns the grid indices of the job's shard in grid order: the
-// points ranked by decreasing estimated cost (ties in grid order) are dealt
-// to the shards in turn, so shards are balanced and every point is in
-// exactly one.
+// selected returns the grid indices of the job's shard in grid order. The
+// points, ranked by decreasing estimated cost (ties in grid order), go one
+// by one to the shard with the least estimated cost so far (ties to the
+// lowest shard): longest processing time first, so the shards' estimated
+// costs differ by at most one point's, and every point is in exactly one
+// shard.
 func (j *job) selected() []int {
-	all := make([]int, j.g.n)
-	for i := range all {
-		all[i] = i
-	}
+	all := allPositions(j.g.n) // grid index i at position i
 	if j.shard.n <= 1 {
 		return all
 	}
+	plan := j.plan(all)
 	var idx []int
-	for rank, r := range j.byCost(all) {
-		if rank%j.shard.n == j.shard.i {
-			idx = append(idx, all[r])
+	for i, s := range plan.of {
+		if int(s) == j.shard.i {
+			idx = append(idx, i)
 		}
 	}
-	slices.Sort(idx)
 	return idx
 }
 
+// shardPlan is the split of a grid into shards by estimated cost.
+type shardPlan struct {
+	of     []int32   // shard of each grid point
+	points []int     // points per shard
+	cost   []float64 // estimated cost per shard
+}
+
+// plan deals the points all (every grid index) to j.shard.n shards,
+// longest estimated cost first, each to the least loaded shard.
+func (j *job) plan(all []int) shardPlan {
+	n := j.shard.n
+	p := shardPlan{of: make([]int32, len(all)), points: make([]int, n), cost: make([]float64, n)}
+	h := make(loadHeap, n)
+	for s := range h {
+		h[s].shard = s
+	}
+	for _, r := range j.byCost(all) {
+		s := h[0].shard // the least loaded
+		c := j.cost(j.g.at(all[r]))
+		p.of[r] = int32(s)
+		p.points[s]++
+		p.cost[s] += c
+		h[0].load += c
+		h.down(0)
+	}
+	return p
+}
+
+// loadHeap is a min-heap of shards by estimated load, ties by index.
+type loadHeap []struct {
+	load  float64
+	shard int
+}
+
+func (h loadHeap) less(a, b int) bool {
+	return h[a].load < h[b].load || h[a].load == h[b].load && h[a].shard < h[b].shard
+}
+
+// down restores the heap after h[i] grew.
+func (h loadHeap) down(i int) {
+	for {
+		m := i
+		for _, c := range []int{2*i + 1, 2*i + 2} {
+			if c < len(h) && h.less(c, m) {
+				m = c
+			}
+		}
+		if m == i {
+			return
+		}
+		h[i], h[m] = h[m], h[i]
+		i = m
+	}
+}
+
+// shardLine is the line a shard run prints on stderr: its share of the
+// grid and its estimated cost against the mean shard.
+func (j *job) shardLine() string {
+	p := j.plan(allPositions(j.g.n))
+	total, hi := 0.0, 0.0
+	for _, c := range p.cost {
+		total += c
+		hi = max(hi, c)
+	}
+	mean := total / float64(j.shard.n)
+	ratio := func(c float64) float64 {
+		if mean == 0 {
+			return 1
+		}
+		return c / mean
+	}
+	return fmt.Sprintf("bernamp: shard %d/%d: %d of %d points, estimated cost %.3f x the mean shard (largest %.3f x)\n",
+		j.shard.i, j.shard.n, p.points[j.shard.i], j.g.n, ratio(p.cost[j.shard.i]), ratio(hi))
+}
+
+// journalID names what the rows of the job depend on: the grid, the shard
+// and its split, the command and every setting that changes a value of a
+// row. A journal left by a run of another ID is refused by --resume.
+func (j *job) journalID() string {
+	h := sha256.New()
+	g := j.g
+	floats := func(vs []float64) string {
+		s := make([]string, len(vs))
+		for i, v := range vs {
+			s[i] = fmtFloat(v)
+		}
+		return strings.Join(s, ",")
+	}
+	fmt.Fprintf(h, "bernamp sweep 1\nd %v\nk %v\nc %s\nalpha %s\neps %s\nranges %s\nshard %d/%d lpt\nno-timing %v\n",
+		g.d, g.k, floats(g.c), floats(g.alpha), floats(g.eps), formatRanges(g.ranges), j.shard.i, j.shard.n, j.o.noTiming)
+	if j.settings != nil {
+		o := j.o
+		fmt.Fprintf(h, "post tol %s method %s certify %v check %v timeout %v max-memory %d\n",
+			fmtFloat(o.tol), o.method, o.certify, o.check, o.timeout, o.maxMem)
+	} else {
+		fmt.Fprintf(h, "bounds\n")
+	}
+	return hex.EncodeToString(h.Sum(nil)[:16])
+}
+
 // run computes the job's points and writes their records in grid order to
-// stdout or to --out. Rows already in --out are kept with --resume.
-// Cross-check failures and refutations go to stderr. Each record written is
-// also passed to seen, if not nil.
-func (j *job) run(ctx context.Context, stdout, stderr io.Writer, seen func(*record)) error {
+// stdout or to --out. With --out, each point goes to the journal OUT.journal
+// the moment it finishes, and --resume keeps the rows in --out and in the
+// journal and computes only the others. Cross-check failures and
+// refutations go to stderr. Each record computed is also passed to seen, if
+// not nil, in grid order.
+func (j *job) run(ctx context.Context, stdout, stderr io.Writer, seen func(*record)) (err error) {
 	idx := j.selected()
-	out := stdout
+	if j.shard.n > 1 {
+		fmt.Fprint(stderr, j.shardLine())
+	}
+	todo := allPositions(len(idx)) // positions in idx to compute
 	var (
-		resumed *outFile
-		file    *os.File
-		err     error
+		out *sweepOut
+		w   rowWriter
 	)
 	if j.o.out != "" {
-		if j.o.resume {
-			if resumed, err = readOutFile(j.o.out); err != nil {
-				return err
-			}
-			if idx, err = resumed.missing(j.g, idx); err != nil {
-				return err
-			}
-			j.kept = resumed.rows
-			file, err = os.OpenFile(j.o.out, os.O_WRONLY|os.O_APPEND, 0)
-		} else {
-			file, err = os.Create(j.o.out)
+		hdr := header
+		if j.g.ranges != nil {
+			hdr = rangesHeader
 		}
-		if err != nil {
+		if out, todo, err = openSweepOut(j.o.out, j.g, idx, j.journalID(), j.o.resume, hdr); err != nil {
 			return err
 		}
-		defer file.Close()
-		out = file
+		j.kept = out.kept
+	} else if w, err = newRowWriter(j.o.format, stdout, j.g.ranges != nil); err != nil {
+		return err
 	}
 	if j.settings != nil {
-		j.settings = solverSettings(j.o, len(idx))
-	}
-	var w rowWriter
-	if resumed != nil && resumed.header {
-		w = csvWriterNoHeader(out)
-	} else if w, err = newRowWriter(j.o.format, out, j.g.ranges != nil); err != nil {
-		return err
+		j.settings = solverSettings(j.o, len(todo))
 	}
 
 	var prog *progress
 	if j.progress {
 		stderr = &lockedWriter{w: stderr}
-		prog = startProgress(stderr, len(idx), progressEvery)
+		prog = startProgress(stderr, len(todo), progressEvery)
 	}
+	var done atomic.Int64 // points computed
 	do := func(ctx context.Context, r int) (*record, error) {
-		p := j.g.at(idx[r])
+		i := idx[todo[r]]
+		p := j.g.at(i)
 		var (
 			res bernamp.Result
 			err error
@@ -201,7 +317,7 @@ func (j *job) run(ctx context.Context, stdout, stderr io.Writer, seen func(*reco
 			res, err = bernamp.Post(ctx, p, j.settings)
 		}
 		if err != nil {
-			return nil, fmt.Errorf("row %d (%s): %w", idx[r]+1, pointString(p), err)
+			return nil, fmt.Errorf("row %d (%s): %w", i+1, pointString(p), err)
 		}
 		if err := ctx.Err(); err != nil {
 			// Interrupted (SIGINT) while the point ran: its result is the
@@ -211,21 +327,33 @@ func (j *job) run(ctx context.Context, stdout, stderr io.Writer, seen func(*reco
 		}
 		if j.o.certOut != "" {
 			if err := writeCertificate(j.o.certOut, res); err != nil {
-				return nil, fmt.Errorf("row %d (%s): certificate: %w", idx[r]+1, pointString(p), err)
+				return nil, fmt.Errorf("row %d (%s): certificate: %w", i+1, pointString(p), err)
 			}
 		}
 		rec := newRecord(res, !j.o.noTiming)
 		if err := rec.finite(); err != nil {
-			return nil, fmt.Errorf("row %d (%s): %v (a bug: every value must be finite)", idx[r]+1, pointString(p), err)
+			return nil, fmt.Errorf("row %d (%s): %v (a bug: every value must be finite)", i+1, pointString(p), err)
 		}
+		if out != nil {
+			if err := out.finished(i, csvLine(rec.csvFields())); err != nil {
+				return nil, err
+			}
+		}
+		done.Add(1)
 		prog.add()
 		return rec, nil
 	}
 	checker := rowChecker{w: stderr}
 	written := 0
-	emit := func(_ int, rec *record) error {
+	emit := func(r int, rec *record) error {
 		checker.check(rec)
-		if err := w.write(rec); err != nil {
+		var err error
+		if out != nil {
+			err = out.write(todo[r], csvLine(rec.csvFields()))
+		} else {
+			err = w.write(rec)
+		}
+		if err != nil {
 			return err
 		}
 		written++
@@ -235,29 +363,31 @@ func (j *job) run(ctx context.Context, stdout, stderr io.Writer, seen func(*reco
 		return nil
 	}
 	if j.settings == nil {
-		err = parallel.Map(ctx, len(idx), j.o.workers, do, emit)
+		err = parallel.Map(ctx, len(todo), j.o.workers, do, emit)
 	} else {
-		err = parallel.MapSchedule(ctx, j.byCost(idx), j.o.workers, do, emit)
+		err = parallel.MapSchedule(ctx, j.byCostAt(idx, todo), j.o.workers, do, emit)
 	}
 	prog.finish()
-	if cerr := w.close(); err == nil {
-		err = cerr
-	}
-	if file != nil {
-		if cerr := file.Close(); err == nil {
+	if out != nil {
+		if err == nil {
+			err = out.flushKept()
+		}
+		if cerr := out.close(err == nil); err == nil {
 			err = cerr
 		}
-	}
-	if err == nil && resumed != nil && !resumed.prefix {
-		err = sortOutFile(j.o.out, j.g)
+	} else if cerr := w.close(); err == nil {
+		err = cerr
 	}
 	switch {
+	case err != nil && ctx.Err() != nil && errors.Is(err, ctx.Err()) && out != nil:
+		return fmt.Errorf("interrupted: %d of %d points done, kept in %s: run the same command with --resume",
+			out.kept+int(done.Load()), len(idx), out.jw.Path())
 	case err != nil && ctx.Err() != nil && errors.Is(err, ctx.Err()):
 		return fmt.Errorf("interrupted: %d of %d rows written", written, len(idx))
 	case err != nil:
 		return err
 	case checker.failed > 0:
-		return fmt.Errorf("%d of %d rows failed the cross-check lb <= post <= post_upper <= ub", checker.failed, len(idx))
+		return fmt.Errorf("%d of %d rows failed the cross-check lb <= post <= post_upper <= ub", checker.failed, len(todo))
 	}
 	return nil
 }

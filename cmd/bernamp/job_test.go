@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/bernamp/bernamp"
+	"github.com/bernamp/bernamp/journal"
 )
 
 // TestMain lets a test run the real command in a child process (to kill it):
@@ -25,7 +26,11 @@ func TestMain(m *testing.M) {
 	if os.Getenv("BERNAMP_TEST_MAIN") != "" {
 		main()
 	}
-	os.Exit(m.Run())
+	code := m.Run()
+	if binPath != "" {
+		os.RemoveAll(filepath.Dir(binPath)) // the binary of bernampBinary
+	}
+	os.Exit(code)
 }
 
 // sweepArgs is a post grid with points of unequal cost (k up to 8, and
@@ -193,7 +198,8 @@ func readFileOrEmpty(path string) string {
 }
 
 // TestShardMerge runs a grid in three shards and merges them: every point
-// is in exactly one shard, and the merge equals the unsharded run.
+// is in exactly one shard, each shard says how many on stderr and leaves
+// no journal or lock, and the merge equals the unsharded run.
 func TestShardMerge(t *testing.T) {
 	t.Parallel()
 	_, want, _ := runArgs(t, sweepArgs...)
@@ -207,8 +213,14 @@ func TestShardMerge(t *testing.T) {
 			t.Fatalf("shard %d: exit %d: %s", i, code, stderr)
 		}
 		rows := readCSV(t, readFile(t, f))
-		if len(rows) < 7 || len(rows) > 9 {
-			t.Errorf("shard %d has %d rows, want 8 +- 1 of 24", i, len(rows))
+		line := fmt.Sprintf("bernamp: shard %d/3: %d of 24 points, estimated cost ", i, len(rows))
+		if len(rows) == 0 || !strings.HasPrefix(stderr, line) || strings.Count(stderr, "\n") != 1 {
+			t.Errorf("shard %d has %d rows, stderr %q; want some, and one line %q...", i, len(rows), stderr, line)
+		}
+		for _, left := range []string{f + ".journal", f + ".lock"} {
+			if _, err := os.Stat(left); err == nil {
+				t.Errorf("shard %d left %s", i, left)
+			}
 		}
 		for _, r := range rows {
 			seen[pointKey(r)]++
@@ -282,10 +294,10 @@ func TestShardBalance(t *testing.T) {
 		count := 0
 		biggest := 0.0
 		for i := range n {
-			j := &job{g: g, settings: &bernamp.Settings{}, shard: shard{i, n}}
+			j := &job{g: g, settings: &bernamp.Settings{}, o: &options{tol: 1e-9}, shard: shard{i, n}}
 			s := 0.0
 			for _, idx := range j.selected() {
-				c := cost(g.at(idx), true)
+				c := j.cost(g.at(idx))
 				s += c
 				biggest = max(biggest, c)
 				count++
@@ -469,5 +481,173 @@ func TestRangeFlag(t *testing.T) {
 		if code, _, stderr := runArgs(t, args...); code != 2 || !strings.HasPrefix(stderr, "bernamp: --range: ") {
 			t.Errorf("%v: exit %d, stderr %q", args, code, stderr)
 		}
+	}
+}
+
+// sweepJournal returns the id of the journal of sweepArgs --out out, read
+// from the header of a run stopped before its first point.
+func sweepJournalID(t *testing.T, out string) string {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	var o, e bytes.Buffer
+	if code := runTerm(ctx, append(sweepArgs, "--out", out), &o, &e, tty{}); code != 1 {
+		t.Fatalf("cancelled run: exit %d, %s", code, e.String())
+	}
+	hdr, _, _ := strings.Cut(readFile(t, out+".journal"), "\n")
+	f := strings.Fields(hdr)
+	if len(f) != 3 {
+		t.Fatalf("journal header %q", hdr)
+	}
+	os.Remove(out)
+	os.Remove(out + ".journal")
+	return f[2]
+}
+
+// TestResumeJournal: --resume takes rows from the journal as from --out,
+// in any order, with a partial last line; a journal of another grid or
+// settings, a damaged one, or one that disagrees with --out is refused in
+// one line and the files are left as they were.
+func TestResumeJournal(t *testing.T) {
+	t.Parallel()
+	_, want, _ := runArgs(t, sweepArgs...)
+	lines := strings.SplitAfter(want, "\n")
+	hdr, rows := lines[0], lines[1:len(lines)-1] // rows[i]: grid point i
+	id := sweepJournalID(t, filepath.Join(t.TempDir(), "id.csv"))
+	entry := func(i int) journal.Entry {
+		return journal.Entry{Key: i, Data: []byte(strings.TrimSuffix(rows[i], "\n"))}
+	}
+	type file struct {
+		out     *string // nil: none
+		id      string
+		entries []journal.Entry
+		tail    string // bytes after the entries
+	}
+	write := func(t *testing.T, dir string, f file) string {
+		out := filepath.Join(dir, "rows.csv")
+		if f.out != nil {
+			writeFile(t, out, *f.out)
+		}
+		w, err := journal.Create(out+".journal", f.id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, e := range f.entries {
+			if err := w.Add(e.Key, e.Data); err != nil {
+				t.Fatal(err)
+			}
+		}
+		w.Close()
+		if f.tail != "" {
+			fh, _ := os.OpenFile(out+".journal", os.O_WRONLY|os.O_APPEND, 0)
+			fh.WriteString(f.tail)
+			fh.Close()
+		}
+		return out
+	}
+	for _, tc := range []struct {
+		name string
+		f    file
+	}{
+		{"journal only, out of order", file{nil, id, []journal.Entry{entry(20), entry(3), entry(11), entry(0)}, ""}},
+		{"journal with a partial last line", file{ptr(hdr + rows[0] + rows[1]), id, []journal.Entry{entry(0), entry(1), entry(7)}, "9 1234abcd 2,"}},
+		{"file and journal overlap", file{ptr(hdr + strings.Join(rows[:5], "")), id, []journal.Entry{entry(4), entry(2), entry(23)}, ""}},
+		{"file rows not first, journal beside", file{ptr(hdr + rows[9] + rows[2]), id, []journal.Entry{entry(5)}, ""}},
+		{"everything in the journal", file{ptr(hdr), id, func() (es []journal.Entry) {
+			for i := range rows {
+				es = append(es, entry(len(rows)-1-i))
+			}
+			return es
+		}(), ""}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			out := write(t, t.TempDir(), tc.f)
+			code, _, stderr := runArgs(t, append(sweepArgs, "--out", out, "--resume")...)
+			if code != 0 {
+				t.Fatalf("exit %d: %s", code, stderr)
+			}
+			if got := readFile(t, out); got != want {
+				t.Errorf("resumed file\n%s\nwant\n%s", got, want)
+			}
+			for _, left := range []string{out + ".journal", out + ".lock"} {
+				if _, err := os.Stat(left); err == nil {
+					t.Errorf("left %s", left)
+				}
+			}
+		})
+	}
+
+	other := strings.Replace(rows[3], "0.1,5,", "0.1,6,", 1)
+	for _, tc := range []struct {
+		name string
+		f    file
+		msg  string
+	}{
+		{"journal of another grid", file{ptr(hdr), "0123456789abcdef", []journal.Entry{entry(0)}, ""}, "was written by a run of another grid, shard or settings"},
+		{"damaged line", file{ptr(hdr), id, []journal.Entry{entry(0), entry(1)}, "2 00000000 x\n"}, "journal is corrupt"},
+		{"row of another point", file{ptr(hdr), id, []journal.Entry{{Key: 3, Data: []byte(strings.TrimSuffix(other, "\n"))}}, ""}, "is not grid point 3"},
+		{"point past the grid", file{ptr(hdr), id, []journal.Entry{{Key: 24, Data: entry(3).Data}}, ""}, "is not grid point 24"},
+		{"not a row", file{ptr(hdr), id, []journal.Entry{{Key: 3, Data: []byte("1,2,3")}}, ""}, "3 fields, want 12"},
+		{"bad value", file{ptr(hdr), id, []journal.Entry{{Key: 3, Data: []byte(strings.Replace(strings.TrimSuffix(rows[3], "\n"), ",0.0000", ",-1.0000", 1))}}, ""}, "seconds is -1, must be >= 0"},
+		{"file and journal differ", file{ptr(hdr + rows[0]), id, []journal.Entry{{Key: 0, Data: []byte(strings.Replace(strings.TrimSuffix(rows[0], "\n"), "0.0000", "1.0000", 1))}}, ""}, "differ at d,k,c,alpha,eps = 1,1,0.1,5,0.5"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			out := write(t, t.TempDir(), tc.f)
+			before, jbefore := readFile(t, out), readFile(t, out+".journal")
+			code, _, stderr := runArgs(t, append(sweepArgs, "--out", out, "--resume")...)
+			if code != 1 || !strings.Contains(stderr, tc.msg) || strings.Count(stderr, "\n") != 1 {
+				t.Errorf("exit %d, stderr %q; want 1 and one line with %q", code, stderr, tc.msg)
+			}
+			if readFile(t, out) != before || readFile(t, out+".journal") != jbefore {
+				t.Errorf("the refused run changed the files")
+			}
+			if _, err := os.Stat(out + ".lock"); err == nil {
+				t.Errorf("the refused run left its lock")
+			}
+		})
+	}
+}
+
+// TestCost: the pool's estimate of a point's seconds grows with n = d k,
+// as eps falls and as c nears 1/2; a time limit caps it; where only the
+// closed forms run it is next to nothing; bounds points all cost the same.
+func TestCost(t *testing.T) {
+	t.Parallel()
+	j := &job{settings: &bernamp.Settings{}, o: &options{tol: 1e-9}}
+	p := bernamp.Params{D: 1, K: 1, C: 0.1, Alpha: 5, Eps: 1}
+	at := func(f func(*bernamp.Params)) float64 { q := p; f(&q); return j.cost(q) }
+	base := j.cost(p)
+	for _, tc := range []struct {
+		name string
+		c    float64
+		more bool
+	}{
+		{"d 15", at(func(q *bernamp.Params) { q.D = 15 }), true},
+		{"k 4", at(func(q *bernamp.Params) { q.K = 4 }), true},
+		{"eps 0.1", at(func(q *bernamp.Params) { q.Eps = 0.1 }), true},
+		{"eps 4", at(func(q *bernamp.Params) { q.Eps = 4 }), false},
+		{"c 0.499", at(func(q *bernamp.Params) { q.C = 0.499 }), true},
+		{"c 0.01", at(func(q *bernamp.Params) { q.C = 0.01 }), false},
+	} {
+		if tc.more != (tc.c > base) || tc.c == base {
+			t.Errorf("%s: cost %v against %v at d = k = 1, c = 0.1, eps = 1; want more: %v", tc.name, tc.c, base, tc.more)
+		}
+	}
+	closed := []float64{at(func(q *bernamp.Params) { q.Alpha = 1 + 1e-12 }), at(func(q *bernamp.Params) { q.Eps = 0 }), at(func(q *bernamp.Params) { q.D = 2_000_000 })}
+	for _, c := range closed {
+		if !(c > 0 && c < base/100) {
+			t.Errorf("closed forms only: cost %v, want > 0 and below %v", c, base/100)
+		}
+	}
+	if c := at(func(q *bernamp.Params) { q.Eps = 1e-300 }); math.IsInf(c, 0) || math.IsNaN(c) {
+		t.Errorf("eps 1e-300: cost %v", c)
+	}
+	j.o.timeout = 50 * time.Millisecond
+	if c := at(func(q *bernamp.Params) { q.Eps = 1e-3 }); c != 0.05 {
+		t.Errorf("--timeout 50ms: cost %v, want the limit 0.05", c)
+	}
+	j.settings = nil
+	if a, b := j.cost(p), at(func(q *bernamp.Params) { q.D, q.Eps = 15, 0.1 }); a != 1 || b != 1 {
+		t.Errorf("bounds: costs %v, %v, want 1", a, b)
 	}
 }

@@ -16,21 +16,17 @@ import (
 	"strings"
 
 	"github.com/bernamp/bernamp"
+	"github.com/bernamp/bernamp/journal"
 )
 
-// A CSV file of rows is written one whole line per write call and flushed
-// at once, so a run killed at any moment, SIGKILL included, leaves complete
-// rows followed by at most one partial line; readOutFile drops that line.
-
-// outFile is the content of a CSV file written by an earlier run.
-type outFile struct {
-	path   string
-	header bool            // the file has its header line
-	rows   int             // complete rows
-	keys   map[string]bool // the points of the rows, as pointKey
-	prefix bool            // the rows are the first rows of the selected points, in order (set by missing)
-	order  []string        // keys in file order
-}
+// The --out file of a run is written in grid order, each row in one write
+// as soon as it and every row before it are known, so a run killed at any
+// moment, SIGKILL included, leaves complete rows followed by at most one
+// partial line; readCSVRows drops that line. Every point is also added to
+// the journal OUT.journal (package journal) the moment it finishes, in any
+// order, so that a killed run loses no finished point; the journal is
+// removed once the file is complete. OUT.lock keeps a second run off the
+// same files.
 
 // pointKey identifies a grid point by its CSV columns d,k,c,alpha,eps.
 func pointKey(fields []string) string { return strings.Join(fields[:5], ",") }
@@ -119,69 +115,6 @@ func checkValues(rec []string) error {
 	return nil
 }
 
-// readOutFile reads the file to resume.
-func readOutFile(path string) (*outFile, error) {
-	rows, hasHeader, err := readCSVRows(path, true)
-	if err != nil {
-		return nil, err
-	}
-	if _, err := os.Stat(path); os.IsNotExist(err) {
-		if err := os.WriteFile(path, nil, 0o666); err != nil {
-			return nil, err
-		}
-	}
-	f := &outFile{path: path, header: hasHeader, rows: len(rows), keys: make(map[string]bool, len(rows))}
-	for n, row := range rows {
-		k := pointKey(row)
-		if f.keys[k] {
-			return nil, fmt.Errorf("--resume: %s: row %d repeats the point %s", path, n+1, k)
-		}
-		f.keys[k] = true
-		f.order = append(f.order, k)
-	}
-	return f, nil
-}
-
-// missing returns the indices of idx, points of g, without a row in f. Every
-// row of f must be one of them: a row of another grid or shard is an error.
-func (f *outFile) missing(g *grid, idx []int) ([]int, error) {
-	var todo []int
-	in := make(map[string]bool, len(f.keys))
-	f.prefix = true
-	for r, i := range idx {
-		k := gridKey(g, i)
-		if f.keys[k] {
-			in[k] = true
-			f.prefix = f.prefix && r < len(f.order) && f.order[r] == k
-			continue
-		}
-		todo = append(todo, i)
-	}
-	if len(in) != len(f.keys) {
-		for _, k := range f.order {
-			if !in[k] {
-				return nil, fmt.Errorf("--resume: %s has a row for d,k,c,alpha,eps = %s, which is not a point of this run", f.path, k)
-			}
-		}
-	}
-	return todo, nil
-}
-
-// sortOutFile rewrites the CSV file at path with its rows in grid order,
-// through a temporary file renamed over it, so the file is never partial.
-func sortOutFile(path string, g *grid) error {
-	rows, _, err := readCSVRows(path, false)
-	if err != nil {
-		return err
-	}
-	rank := make(map[string]int, g.n)
-	for i := range g.n {
-		rank[gridKey(g, i)] = i
-	}
-	slices.SortStableFunc(rows, func(a, b []string) int { return rank[pointKey(a)] - rank[pointKey(b)] })
-	return writeFileAtomic(path, func(w io.Writer) error { return writeRows(w, rows) })
-}
-
 // writeRows writes the header and rows as CSV.
 func writeRows(w io.Writer, rows [][]string) error {
 	cw := csv.NewWriter(w)
@@ -216,5 +149,246 @@ func writeFileAtomic(path string, write func(io.Writer) error) error {
 	return os.Rename(tmp.Name(), path)
 }
 
-// csvWriterNoHeader appends rows to a CSV file that has its header.
-func csvWriterNoHeader(w io.Writer) rowWriter { return csvWriter{csv.NewWriter(w)} }
+// csvLine is the CSV line of fields, with its newline.
+func csvLine(fields []string) []byte {
+	var b bytes.Buffer
+	cw := csv.NewWriter(&b)
+	cw.Write(fields)
+	cw.Flush()
+	return b.Bytes()
+}
+
+// sweepOut is the --out file of a run, with its journal and its lock.
+type sweepOut struct {
+	path    string
+	lock    *journal.Lock
+	jw      *journal.Writer
+	file    *os.File
+	pending []keptRow // rows of an earlier run not yet in file, by position
+	kept    int       // rows of an earlier run, in file or pending
+	written int       // rows written to file by this run, kept ones included
+}
+
+// keptRow is a row of an earlier run: its position among the selected
+// points and its CSV line.
+type keptRow struct {
+	pos  int
+	line []byte
+}
+
+// lockError is the one line of a run refused because another holds the
+// lock of its --out.
+func lockError(out string, err error) error {
+	var held *journal.HeldError
+	if errors.As(err, &held) {
+		return fmt.Errorf("--out %s: another run is writing it (%s holds %s); wait for it or stop it", out, held.Owner, held.Path)
+	}
+	return err
+}
+
+// openSweepOut takes the lock of path, then starts its file and journal
+// for the selected points idx (grid indices in grid order) of g, or with
+// resume, reads what an earlier run left in both and returns the
+// positions in idx still to compute. id names the grid and settings (a
+// journal of another id is refused); hdr is the CSV header.
+func openSweepOut(path string, g *grid, idx []int, id string, resume bool, hdr []string) (s *sweepOut, todo []int, err error) {
+	lock, err := journal.Acquire(path + ".lock")
+	if err != nil {
+		return nil, nil, lockError(path, err)
+	}
+	s = &sweepOut{path: path, lock: lock}
+	defer func() {
+		if err != nil {
+			s.close(false)
+			s = nil
+		}
+	}()
+	if !resume {
+		if s.file, err = os.Create(path); err != nil {
+			return s, nil, err
+		}
+		if s.jw, err = journal.Create(path+".journal", id); err != nil {
+			return s, nil, err
+		}
+		_, err = s.file.Write(csvLine(hdr))
+		return s, allPositions(len(idx)), err
+	}
+
+	rows, hasHeader, err := readCSVRows(path, true) // cuts a partial last line
+	if err != nil {
+		return s, nil, err
+	}
+	jw, entries, err := journal.Open(path+".journal", id)
+	if errors.Is(err, journal.ErrOtherRun) {
+		return s, nil, fmt.Errorf("--resume: %s was written by a run of another grid, shard or settings; run that command again with --resume, or remove the file (losing its rows)", path+".journal")
+	}
+	if err != nil {
+		return s, nil, fmt.Errorf("--resume: %w", err)
+	}
+	s.jw = jw
+	pos := func(i int) int { p, _ := slices.BinarySearch(idx, i); return p }
+	known := make(map[int][]byte, len(rows)+len(entries)) // position -> line
+	inFile := make(map[int]bool, len(rows))
+	rank := make(map[string]int, len(idx))
+	for _, i := range idx {
+		rank[gridKey(g, i)] = i
+	}
+	prefix := true
+	for n, row := range rows {
+		k := pointKey(row)
+		i, ok := rank[k]
+		switch {
+		case !ok:
+			return s, nil, fmt.Errorf("--resume: %s has a row for d,k,c,alpha,eps = %s, which is not a point of this run", path, k)
+		case inFile[pos(i)]:
+			return s, nil, fmt.Errorf("--resume: %s: row %d repeats the point %s", path, n+1, k)
+		}
+		p := pos(i)
+		prefix = prefix && p == n
+		known[p], inFile[p] = csvLine(row), true
+	}
+	var fromJournal []int
+	for _, e := range entries {
+		i := e.Key
+		row, err := csv.NewReader(bytes.NewReader(e.Data)).Read()
+		if err == nil && len(row) != len(hdr) {
+			err = fmt.Errorf("%d fields, want %d", len(row), len(hdr))
+		}
+		if err == nil {
+			err = checkValues(row)
+		}
+		if err == nil && (i >= g.n || pointKey(row) != gridKey(g, i)) {
+			err = fmt.Errorf("the row of d,k,c,alpha,eps = %s is not grid point %d", pointKey(row), i)
+		}
+		p := pos(i)
+		if err == nil && (p == len(idx) || idx[p] != i) {
+			err = fmt.Errorf("grid point %d (%s) is not a point of this run", i, gridKey(g, i))
+		}
+		if err != nil {
+			return s, nil, fmt.Errorf("--resume: %s: entry %d: %v", s.jw.Path(), i, err)
+		}
+		line := csvLine(row)
+		if old, ok := known[p]; ok {
+			if !bytes.Equal(old, line) {
+				return s, nil, fmt.Errorf("--resume: %s and %s differ at d,k,c,alpha,eps = %s", path, s.jw.Path(), pointKey(row))
+			}
+			continue
+		}
+		known[p] = line
+		fromJournal = append(fromJournal, p)
+	}
+
+	// Rows in file order are kept where they are; otherwise the file is
+	// written again in grid order, after its rows are safe in the journal.
+	keepFile := prefix && hasHeader
+	if !keepFile {
+		for p := range inFile {
+			if err := s.jw.Add(idx[p], bytes.TrimSuffix(known[p], []byte("\n"))); err != nil {
+				return s, nil, err
+			}
+			fromJournal = append(fromJournal, p)
+		}
+		if err := s.jw.Sync(); err != nil {
+			return s, nil, err
+		}
+	}
+	flags := os.O_WRONLY | os.O_APPEND
+	if !keepFile {
+		flags = os.O_WRONLY | os.O_CREATE | os.O_TRUNC
+	}
+	if s.file, err = os.OpenFile(path, flags, 0o666); err != nil {
+		return s, nil, err
+	}
+	if keepFile {
+		s.written = len(rows)
+	} else if _, err := s.file.Write(csvLine(hdr)); err != nil {
+		return s, nil, err
+	}
+	slices.Sort(fromJournal)
+	for _, p := range fromJournal {
+		s.pending = append(s.pending, keptRow{p, known[p]})
+	}
+	s.kept = len(known)
+	for p := range idx {
+		if known[p] == nil {
+			todo = append(todo, p)
+		}
+	}
+	return s, todo, nil
+}
+
+// allPositions returns 0, 1, ..., n-1.
+func allPositions(n int) []int {
+	ps := make([]int, n)
+	for p := range ps {
+		ps[p] = p
+	}
+	return ps
+}
+
+// finished adds the row of grid point i to the journal: from any goroutine,
+// the moment the point is done.
+func (s *sweepOut) finished(i int, line []byte) error {
+	return s.jw.Add(i, bytes.TrimSuffix(line, []byte("\n")))
+}
+
+// write writes the row at position pos to the file, after the kept rows
+// before it; rows come in increasing position.
+func (s *sweepOut) write(pos int, line []byte) error {
+	for len(s.pending) > 0 && s.pending[0].pos < pos {
+		if err := s.writeLine(s.pending[0].line); err != nil {
+			return err
+		}
+		s.pending = s.pending[1:]
+	}
+	return s.writeLine(line)
+}
+
+func (s *sweepOut) writeLine(line []byte) error {
+	if _, err := s.file.Write(line); err != nil {
+		return err
+	}
+	s.written++
+	return nil
+}
+
+// flushKept writes the kept rows after the last computed one.
+func (s *sweepOut) flushKept() error {
+	for _, r := range s.pending {
+		if err := s.writeLine(r.line); err != nil {
+			return err
+		}
+	}
+	s.pending = nil
+	return nil
+}
+
+// close closes the file; when complete, the rows are all in it, and the
+// journal is removed, else it is synced and kept for --resume. The lock is
+// released last.
+func (s *sweepOut) close(complete bool) error {
+	var err error
+	if s.file != nil {
+		if complete {
+			err = s.file.Sync() // on disk before the journal goes
+		}
+		if cerr := s.file.Close(); err == nil {
+			err = cerr
+		}
+	}
+	if s.jw != nil {
+		var jerr error
+		if complete && err == nil {
+			jerr = s.jw.Remove()
+		} else {
+			jerr = s.jw.Close()
+		}
+		if err == nil {
+			err = jerr
+		}
+	}
+	if lerr := s.lock.Release(); err == nil {
+		err = lerr
+	}
+	return err
+}

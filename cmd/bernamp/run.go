@@ -189,8 +189,8 @@ func newFlagSet(cmd string, o *options, groups int) *flag.FlagSet {
 		fs.DurationVar(&o.timeout, "timeout", 0, "time limit per point, 0 means none")
 	}
 	if groups&runOpts != 0 {
-		fs.StringVar(&o.out, "out", "", "CSV file to write the rows to, flushed row by row (default stdout)")
-		fs.BoolVar(&o.resume, "resume", false, "keep the rows already in --out and compute only the missing ones")
+		fs.StringVar(&o.out, "out", "", "CSV file to write the rows to, in grid order; each finished point also goes to FILE.journal at once (default stdout)")
+		fs.BoolVar(&o.resume, "resume", false, "keep the rows already in --out and its journal and compute only the missing ones")
 		fs.StringVar(&o.shard, "shard", "", "i/n: run only shard i of n (0 <= i < n) of the grid")
 		fs.BoolVar(&o.quiet, "quiet", false, "no progress line on stderr")
 	}
