@@ -165,6 +165,11 @@ func Num(x float64) string {
 // points a KindDeltaPieces certificate instead.
 const MaxDeltaCornersN = 8
 
+// MaxDeltaEps caps eps and |eps_out| of a delta certificate the checker
+// takes (package verify): e^eps must stay within big.Float's reach with
+// room. Writers give points past it no certificate.
+const MaxDeltaEps = 1 << 20
+
 // Exact formats x as its exact decimal expansion (every float64 is a
 // finite decimal), trailing zeros trimmed, or "inf", "-inf". The point
 // (c, alpha, eps) and the claim are written so: the file then states the

@@ -186,7 +186,7 @@ type Result struct {
 	// file (the k = 1 corner program at n = D K, which the checker
 	// recomputes; claim Upper) up to n = certfile.MaxDeltaCornersN, past it
 	// the pieces file (claim the pieces bound, at or above Upper); nil with
-	// MethodCorners (no proof).
+	// MethodCorners (no proof) and past certfile.MaxDeltaEps.
 	Certificate *certfile.File
 }
 
@@ -251,6 +251,10 @@ func Delta(ctx context.Context, p Params) (*Result, error) {
 		r.Certificate = certfile.NewDeltaPieces(p.D, p.K, p.C, p.Eps, p.Delta, p.EpsOut, b.up, r.Lower, b.l0, b.l1, b.l2)
 	}
 	switch n := p.D * p.K; {
+	case p.Eps > certfile.MaxDeltaEps || math.Abs(p.EpsOut) > certfile.MaxDeltaEps:
+		// Past the checker's range (e^eps beyond any use): no file, the
+		// row is reported unchecked.
+		r.Certificate = nil
 	case (r.Method == MethodExact || r.Method == MethodLifted) && n <= certfile.MaxDeltaCornersN:
 		r.Certificate = certfile.NewDeltaCorners(p.D, p.K, p.C, p.Eps, p.Delta, p.EpsOut, r.Upper, r.Lower)
 	case r.Method == MethodExact || r.Method == MethodLifted:

@@ -16,7 +16,7 @@ const MaxDeltaN = 1_000_000
 // maxDeltaEps caps eps and |eps_out| of a delta certificate: e^eps is
 // enclosed by expBound, which saturates past 2^30 (its enclosures stay
 // sound, but the upper end +Inf would meet a 0 in a product).
-const maxDeltaEps = 1 << 20
+const maxDeltaEps = certfile.MaxDeltaEps
 
 // checkDeltaPieces checks a certificate of kind certfile.KindDeltaPieces:
 // with n = d k, e = e^eps, g = e^eps_out, B_j = C(n, j) c^j (1-c)^(n-j) and

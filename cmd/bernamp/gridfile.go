@@ -136,6 +136,8 @@ func runGridFile(ctx context.Context, args []string, stdout, stderr io.Writer, t
 	var write, command string
 	fs.StringVar(&write, "write", "", "write the grid file of the axis flags and solver settings to FILE (- for stdout) instead of running one")
 	fs.StringVar(&command, "command", "post", "with --write: the command of the grid file, post or bounds")
+	var noCheck bool
+	fs.BoolVar(&noCheck, "no-check", false, "skip the independent checker of post's certificates (checked by default)")
 	solverFlags := newFlagSet("", &flags, solverOpts|withoutWorkers|withoutNoTiming|withoutMaxMemory)
 	for _, name := range gridFileSolverFlags {
 		f := solverFlags.Lookup(name)
@@ -169,6 +171,7 @@ func runGridFile(ctx context.Context, args []string, stdout, stderr io.Writer, t
 	// The file fixes the grid and the solver; the flags say how to run it.
 	o.format, o.force, o.out, o.resume, o.shard, o.quiet = flags.format, flags.force, flags.out, flags.resume, flags.shard, flags.quiet
 	o.workers, o.noTiming, o.memFlag = flags.workers, flags.noTiming, flags.memFlag
+	o.check = !noCheck
 	g, err := newGrid(o.grid, o.force)
 	if err != nil {
 		return fmt.Errorf("%s: %w", path, err)
