@@ -25,22 +25,12 @@ import (
 // a sum of terms without cancellation, and the claim must be at least the
 // enclosure's upper end.
 func checkClosedForm(ctx context.Context, f *certfile.File) (Report, error) {
-	if err := f.Validate(); err != nil {
-		return Report{}, fmt.Errorf("%w: %v", ErrMalformed, err)
+	rats, err := parseFields(f, [2]string{"c", f.C}, [2]string{"alpha", f.Alpha}, [2]string{"eps", f.Eps}, [2]string{"claim", f.Claim})
+	if err != nil {
+		return Report{}, err
 	}
 	var rep Report
-	reject := func(format string, args ...any) (Report, error) {
-		rep.Failure = fmt.Sprintf(format, args...)
-		return rep, nil
-	}
-	rats := make([]*big.Rat, 4)
-	for i, x := range []struct{ name, v string }{{"c", f.C}, {"alpha", f.Alpha}, {"eps", f.Eps}, {"claim", f.Claim}} {
-		r, err := parseRat(x.name, x.v)
-		if err != nil {
-			return Report{}, err
-		}
-		rats[i] = r
-	}
+	reject := rejecter(&rep)
 	c, alpha, eps, claim := rats[0], rats[1], rats[2], rats[3]
 	one, half := big.NewRat(1, 1), big.NewRat(1, 2)
 	switch {
@@ -94,22 +84,12 @@ func asymptote(n int, c, alpha *big.Rat) ival {
 // the difference of the two logs keeps about 100 bits of eps' even where
 // eps' is 1e-15 of them).
 func checkPureDP(ctx context.Context, f *certfile.File) (Report, error) {
-	if err := f.Validate(); err != nil {
-		return Report{}, fmt.Errorf("%w: %v", ErrMalformed, err)
+	rats, err := parseFields(f, [2]string{"c", f.C}, [2]string{"eps", f.Eps}, [2]string{"claim", f.Claim})
+	if err != nil {
+		return Report{}, err
 	}
 	var rep Report
-	reject := func(format string, args ...any) (Report, error) {
-		rep.Failure = fmt.Sprintf(format, args...)
-		return rep, nil
-	}
-	rats := make([]*big.Rat, 3)
-	for i, x := range []struct{ name, v string }{{"c", f.C}, {"eps", f.Eps}, {"claim", f.Claim}} {
-		r, err := parseRat(x.name, x.v)
-		if err != nil {
-			return Report{}, err
-		}
-		rats[i] = r
-	}
+	reject := rejecter(&rep)
 	c, eps, claim := rats[0], rats[1], rats[2]
 	half := big.NewRat(1, 2)
 	switch {
@@ -170,4 +150,30 @@ func log1pexp(x ival) ival {
 	r := constIval(1).add(ival{far, x.hi}.exp()).log()
 	r.lo = new(big.Float)
 	return r
+}
+
+// parseFields checks f's shape and reads the named decimal fields as exact
+// rationals; every error wraps ErrMalformed.
+func parseFields(f *certfile.File, fields ...[2]string) ([]*big.Rat, error) {
+	if err := f.Validate(); err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrMalformed, err)
+	}
+	rats := make([]*big.Rat, len(fields))
+	for i, x := range fields {
+		r, err := parseRat(x[0], x[1])
+		if err != nil {
+			return nil, err
+		}
+		rats[i] = r
+	}
+	return rats, nil
+}
+
+// rejecter returns the function that records a failure in rep and returns
+// it as a rejection (no error).
+func rejecter(rep *Report) func(format string, args ...any) (Report, error) {
+	return func(format string, args ...any) (Report, error) {
+		rep.Failure = fmt.Sprintf(format, args...)
+		return *rep, nil
+	}
 }
