@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/bernamp/bernamp"
+	"github.com/bernamp/bernamp/bounds"
 	"github.com/bernamp/bernamp/certify"
 	"github.com/bernamp/bernamp/parallel"
 	"github.com/bernamp/bernamp/solver"
@@ -89,12 +90,15 @@ func parseShard(s string) (shard, error) {
 // cost is the estimated time of point p in seconds, for the pool's order
 // (longest first) and the split into shards: only ratios matter. For
 // bounds it is the same everywhere. For post it follows what Post runs at
-// most points, the pieces certificate at n = d k: on the paper's grids its
-// time grows about as 1 + ln n and as 1 + 3/eps (fitted to the per-point
-// times, docs/grids.md "Measured"; d and k count only through n), and it
-// grows as c nears 1/2, where the closed forms meet slowly; it is cut at
-// the time limit of a point. Near alpha = 1 (solver.NearOne), at eps = 0
-// and past certify.MaxN only the closed forms run. (Params.Cost, the
+// most points, the pieces certificate at n = d k and its check: on the
+// paper's grids its time grows about as n^0.8, as 1 + 3/eps and as
+// sqrt(log(1/c)) (fitted to the per-point times of the three grids with
+// checking on, docs/grids.md "Measured"; d and k count only through n),
+// and it grows as c nears 1/2, where the closed forms meet slowly; it is
+// cut at the time limit of a point. Near alpha = 1 (solver.NearOne), at
+// eps = 0, past certify.MaxN and where the closed forms already meet
+// within tol (checked for n <= 1000, where it is cheap) only the closed
+// forms run. (Params.Cost, the
 // configuration count of the witness search, ranks the paper's d = 15
 // points a million times a d = 1 point's; they take about three times as
 // long.)
@@ -107,7 +111,10 @@ func (j *job) cost(p bernamp.Params) float64 {
 	if solver.NearOne(p.Alpha, j.o.tol) || p.Eps == 0 || n > certify.MaxN {
 		return closedForms
 	}
-	s := 0.0035 * (1 + math.Log(n)) * (1 + 3/max(p.Eps, 1e-6)) * (1 + 0.01/(0.5-p.C))
+	if n <= 1000 && bounds.UpperBound(p.D, p.K, p.C, p.Alpha, p.Eps).Value()-bounds.Lower(p.D, p.K, p.C, p.Alpha, p.Eps) <= j.o.tol {
+		return closedForms
+	}
+	s := 0.0035 * math.Pow(n, 0.8) * (1 + 3/max(p.Eps, 1e-6)) * (1 + 0.01/(0.5-p.C)) * math.Sqrt(math.Log(1/p.C))
 	if t := j.o.timeout.Seconds(); t > 0 {
 		s = min(s, t)
 	}

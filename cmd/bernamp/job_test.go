@@ -627,13 +627,16 @@ func TestCost(t *testing.T) {
 		{"eps 0.1", at(func(q *bernamp.Params) { q.Eps = 0.1 }), true},
 		{"eps 4", at(func(q *bernamp.Params) { q.Eps = 4 }), false},
 		{"c 0.499", at(func(q *bernamp.Params) { q.C = 0.499 }), true},
-		{"c 0.01", at(func(q *bernamp.Params) { q.C = 0.01 }), false},
+		{"c 0.01", at(func(q *bernamp.Params) { q.C = 0.01 }), true},
+		{"c 0.3", at(func(q *bernamp.Params) { q.C = 0.3 }), false},
 	} {
 		if tc.more != (tc.c > base) || tc.c == base {
 			t.Errorf("%s: cost %v against %v at d = k = 1, c = 0.1, eps = 1; want more: %v", tc.name, tc.c, base, tc.more)
 		}
 	}
-	closed := []float64{at(func(q *bernamp.Params) { q.Alpha = 1 + 1e-12 }), at(func(q *bernamp.Params) { q.Eps = 0 }), at(func(q *bernamp.Params) { q.D = 2_000_000 })}
+	closed := []float64{at(func(q *bernamp.Params) { q.Alpha = 1 + 1e-12 }), at(func(q *bernamp.Params) { q.Eps = 0 }), at(func(q *bernamp.Params) { q.D = 2_000_000 }),
+		// The closed forms meet within tol (ub - lb = 1.3e-13): Post stops there.
+		at(func(q *bernamp.Params) { q.D, q.C, q.Alpha, q.Eps = 15, 0.01, 50, 0.1 })}
 	for _, c := range closed {
 		if !(c > 0 && c < base/100) {
 			t.Errorf("closed forms only: cost %v, want > 0 and below %v", c, base/100)
