@@ -111,10 +111,13 @@ func (j *job) cost(p bernamp.Params) float64 {
 	if solver.NearOne(p.Alpha, j.o.tol) || p.Eps == 0 || n > certify.MaxN {
 		return closedForms
 	}
-	if n <= 1000 && bounds.UpperBound(p.D, p.K, p.C, p.Alpha, p.Eps).Value()-bounds.Lower(p.D, p.K, p.C, p.Alpha, p.Eps) <= j.o.tol {
-		return closedForms
+	s := 0.0035 * math.Pow(n, 0.8) * (1 + 3/max(p.Eps, 1e-6))
+	if p.C > 0 && p.C < 0.5 { // C is 0 on --range rows: no c factor there
+		if n <= 1000 && bounds.UpperBound(p.D, p.K, p.C, p.Alpha, p.Eps).Value()-bounds.Lower(p.D, p.K, p.C, p.Alpha, p.Eps) <= j.o.tol {
+			return closedForms
+		}
+		s *= (1 + 0.01/(0.5-p.C)) * math.Sqrt(math.Log(1/p.C))
 	}
-	s := 0.0035 * math.Pow(n, 0.8) * (1 + 3/max(p.Eps, 1e-6)) * (1 + 0.01/(0.5-p.C)) * math.Sqrt(math.Log(1/p.C))
 	if t := j.o.timeout.Seconds(); t > 0 {
 		s = min(s, t)
 	}

@@ -645,6 +645,10 @@ func TestCost(t *testing.T) {
 	if c := at(func(q *bernamp.Params) { q.Eps = 1e-300 }); math.IsInf(c, 0) || math.IsNaN(c) {
 		t.Errorf("eps 1e-300: cost %v", c)
 	}
+	// --range rows carry C = 0: a finite cost, no panic.
+	if c := at(func(q *bernamp.Params) { q.C = 0 }); !(c > 0) || math.IsInf(c, 0) {
+		t.Errorf("c 0 (a --range row): cost %v", c)
+	}
 	j.o.timeout = 50 * time.Millisecond
 	if c := at(func(q *bernamp.Params) { q.Eps = 1e-3 }); c != 0.05 {
 		t.Errorf("--timeout 50ms: cost %v, want the limit 0.05", c)
