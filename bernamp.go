@@ -302,7 +302,7 @@ func Post(ctx context.Context, p Params, s *Settings) (Result, error) {
 			r.Note = note
 		}
 		if runPieces && !s.NoCertify && r.Status != StatusCertified {
-			if err := pieces(ctx, checkCtx, p, s, tol, &r); err != nil {
+			if err := pieces(ctx, checkCtx, p, pt, s, tol, &r); err != nil {
 				return Result{}, fmt.Errorf("bernamp.Post: %w", err)
 			}
 		}
@@ -398,7 +398,7 @@ func PiecesBoxes(mem int64) int {
 // pieces runs the two-point-pieces certificate at n = D K and keeps what it
 // proves: it holds over the whole box for every K.
 // The check runs under checkCtx, which the solve's time limit does not cut.
-func pieces(ctx, checkCtx context.Context, p Params, s *Settings, tol float64, r *Result) error {
+func pieces(ctx, checkCtx context.Context, p Params, pt check.ValidPoint, s *Settings, tol float64, r *Result) error {
 	n := p.D * p.K
 	if n > certify.MaxN || n/p.K != p.D {
 		return nil
@@ -408,7 +408,7 @@ func pieces(ctx, checkCtx context.Context, p Params, s *Settings, tol float64, r
 		ctx, cancel = context.WithTimeout(ctx, DefaultCertTimeout)
 		defer cancel()
 	}
-	c, err := certify.Certify(ctx, n, p.C, p.Alpha, p.Eps, pieceSettings(s, tol))
+	c, err := certify.CertifyAt(ctx, pt, pieceSettings(s, tol))
 	if err != nil {
 		return err
 	}

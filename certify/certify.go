@@ -121,6 +121,21 @@ type Result struct {
 // cancelled ctx ends the search with the bound proved so far (Status Open).
 // The work is sequential and deterministic.
 func Certify(ctx context.Context, n int, c, alpha, eps float64, s *Settings) (r Result, err error) {
+	if n < 1 || n > MaxN {
+		return Result{}, fmt.Errorf("%w: n is %d, must be in 1..%d", ErrInput, n, MaxN)
+	}
+	p, err := check.NewValidPoint(n, 1, c, alpha, eps)
+	if err != nil {
+		return Result{}, fmt.Errorf("%w: %v", ErrInput, err)
+	}
+	return CertifyAt(ctx, p, s)
+}
+
+// CertifyAt is Certify at n = p.N() for a point validated once where it
+// entered (the bound depends on d and k only through n = d k); it checks
+// nothing of p again.
+func CertifyAt(ctx context.Context, p check.ValidPoint, s *Settings) (r Result, err error) {
+	n, c, alpha, eps := p.N(), p.C(), p.Alpha(), p.Eps()
 	tol, maxBoxes, tiling := DefaultTol, DefaultMaxBoxes, s != nil && s.Tiling
 	if s != nil && s.Tol != 0 {
 		tol = s.Tol
@@ -131,24 +146,19 @@ func Certify(ctx context.Context, n int, c, alpha, eps float64, s *Settings) (r 
 	if n < 1 || n > MaxN {
 		return Result{}, fmt.Errorf("%w: n is %d, must be in 1..%d", ErrInput, n, MaxN)
 	}
-	for _, err := range []error{check.C(c), check.Alpha(alpha), check.Eps(eps)} {
-		if err != nil {
-			return Result{}, fmt.Errorf("%w: %v", ErrInput, err)
-		}
-	}
 	if !(tol > 0) || math.IsInf(tol, 1) {
 		return Result{}, fmt.Errorf("%w: tol is %v, must be > 0 and finite", ErrInput, tol)
 	}
 	start := time.Now()
-	ub := bounds.UpperBound(n, 1, c, alpha, eps).Value()
-	r = Result{N: n, C: c, Alpha: alpha, Eps: eps, LB: bounds.Lower(n, 1, c, alpha, eps),
-		Upper: ub, Status: Open, Method: MethodNone, PStar: bounds.P(alpha, eps)}
+	ub := bounds.UpperAt(p).Value()
+	r = Result{N: n, C: c, Alpha: alpha, Eps: eps, LB: bounds.LowerAt(p),
+		Upper: ub, Status: Open, Method: MethodNone, PStar: bounds.PAt(p)}
 	defer func() { r.Seconds = time.Since(start).Seconds() }()
 	if ub-r.LB <= tol {
 		r.Status, r.Method = Proved, MethodClosed
 		return r, nil
 	}
-	pr := newProblem(n, c, alpha, eps, tol)
+	pr := newProblemModel(newModel(n, c, alpha), alpha, eps, bounds.LogitAt(p), tol)
 	r.L0, r.L1, r.L2, r.Slack = pr.l0, pr.k1, pr.k2, pr.tau
 	r.LogU = pr.logU
 	pr.tiling = tiling
@@ -213,12 +223,13 @@ type problem struct {
 }
 
 func newProblem(n int, c, alpha, eps, tol float64) *problem {
-	return newProblemModel(newModel(n, c, alpha), alpha, eps, tol)
+	return newProblemModel(newModel(n, c, alpha), alpha, eps, bounds.Logit(alpha, eps), tol)
 }
 
-func newProblemModel(m *model, alpha, eps, tol float64) *problem {
+// newProblemModel is the problem of model m at the Theorem 4 pair's logit
+// D = bounds.Logit(alpha, eps).
+func newProblemModel(m *model, alpha, eps, D, tol float64) *problem {
 	pr := &problem{m: m, alpha: alpha, logE: (alpha - 1) * eps}
-	D := bounds.Logit(alpha, eps)
 	pr.d = D
 	t := pr.m.eval(fromLogit(-D), fromLogit(D), 1, true)
 	pr.evals++

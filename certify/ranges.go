@@ -89,7 +89,7 @@ func CertifyRanges(ctx context.Context, ranges []bounds.Range, k int, alpha, eps
 		return r, nil
 	}
 	// No tiling: the certificate file states F_n of one c (Result.File).
-	pr := newProblemModel(newGroupModel(groups, alpha), alpha, eps, tol)
+	pr := newProblemModel(newGroupModel(groups, alpha), alpha, eps, bounds.Logit(alpha, eps), tol)
 	r.L0, r.L1, r.L2, r.Slack = pr.l0, pr.k1, pr.k2, pr.tau
 	r.LogU = pr.logU
 	pr.prove(ctx, &r, maxBoxes)

@@ -85,7 +85,7 @@ func TestCertifyRanges(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		pr := newProblemModel(newGroupModel(symmetricGroups(tc.ranges, tc.k), tc.alpha), tc.alpha, tc.eps, DefaultTol)
+		pr := newProblemModel(newGroupModel(symmetricGroups(tc.ranges, tc.k), tc.alpha), tc.alpha, tc.eps, bounds.Logit(tc.alpha, tc.eps), DefaultTol)
 		if v := pr.logU / (tc.alpha - 1); math.Abs(v-lb) > 1e-12*(1+lb) {
 			t.Errorf("%v k %d: log U/(alpha-1) = %v, RangeLower %v", tc.ranges, tc.k, v, lb)
 		}
