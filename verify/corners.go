@@ -2,7 +2,6 @@ package verify
 
 import (
 	"context"
-	"fmt"
 	"math/big"
 
 	"github.com/bernamp/bernamp/certfile"
@@ -60,10 +59,7 @@ func checkDeltaCorners(ctx context.Context, f *certfile.File) (Report, error) {
 		return Report{Failure: failure}, err
 	}
 	var rep Report
-	reject := func(format string, args ...any) (Report, error) {
-		rep.Failure = fmt.Sprintf(format, args...)
-		return rep, nil
-	}
+	reject := rejecter(&rep)
 	c, eps, delta, epsOut, claim := pt.c, pt.eps, pt.delta, pt.epsOut, pt.claim
 	if claim.Cmp(big.NewRat(1, 1)) >= 0 {
 		rep.Bound = 1

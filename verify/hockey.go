@@ -74,10 +74,7 @@ func checkDeltaPieces(ctx context.Context, f *certfile.File) (Report, error) {
 		return Report{Failure: failure}, err
 	}
 	var rep Report
-	reject := func(format string, args ...any) (Report, error) {
-		rep.Failure = fmt.Sprintf(format, args...)
-		return rep, nil
-	}
+	reject := rejecter(&rep)
 	c, eps, epsOut, claim := pt.c, pt.eps, pt.epsOut, pt.claim
 	var ls [3]*big.Rat
 	for i, x := range []struct{ name, v string }{{"l0", f.L0}, {"l1", f.L1}, {"l2", f.L2}} {
