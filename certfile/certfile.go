@@ -99,6 +99,22 @@ const (
 	KindDeltaCorners = "delta-corners"
 )
 
+// The methods of a KindPieces file (File.Method): how the solver chose the
+// multipliers. Informational: the inequality of the package doc is checked
+// for whatever L0, L1, L2 and Tau the file holds, and verify prints the
+// method with the point.
+const (
+	// MethodPieces (written as an empty method) is the first-order
+	// multipliers at the Theorem 4 pair, with Tau the solver's slack.
+	MethodPieces = "pieces"
+	// MethodPiecesMax is the first-order multipliers where the inequality
+	// with the slack fails: L0 + Tau is the maximum of psi the search proved.
+	MethodPiecesMax = "pieces-max"
+	// MethodPiecesLP is multipliers re-chosen by a semi-infinite linear
+	// program, with L0 + Tau the maximum of psi the search proved.
+	MethodPiecesLP = "pieces-lp"
+)
+
 // MaxBytes is the largest file Decode reads: 1 GiB, about ten million
 // tiles, ten times the solver's largest proof (1,000,000 boxes).
 const MaxBytes = 1 << 30
@@ -143,6 +159,10 @@ type File struct {
 	// Tiles are boxes [S1, S2] x [T1, T2] in logit coordinates, each as
 	// [S1, S2, T1, T2].
 	Tiles [][4]string `json:"tiles,omitempty"`
+
+	// Method is, for KindPieces only, MethodPiecesMax or MethodPiecesLP,
+	// or empty for MethodPieces (informational, see MethodPieces).
+	Method string `json:"method,omitempty"`
 }
 
 // Num formats x as the shortest decimal that reads back as x, or "inf",
@@ -201,11 +221,21 @@ type Point struct {
 	Claim, LB             float64
 	L0, L1, L2, Tau, LogU float64
 	Tiles                 [][4]float64 // S1, S2, T1, T2
+	Method                string       // MethodPieces (or empty), MethodPiecesMax or MethodPiecesLP
 }
 
-// New returns the pieces certificate of pt.
+// New returns the pieces certificate of pt. It panics on a method other
+// than those of File.Method (a programmer error).
 func New(pt Point) *File {
-	f := &File{Format: Format, Version: Version, Kind: KindPieces, D: pt.D, K: pt.K, N: pt.N,
+	method := pt.Method
+	switch method {
+	case MethodPieces:
+		method = ""
+	case "", MethodPiecesMax, MethodPiecesLP:
+	default:
+		panic(fmt.Sprintf("certfile: pieces method %q", pt.Method))
+	}
+	f := &File{Format: Format, Version: Version, Kind: KindPieces, Method: method, D: pt.D, K: pt.K, N: pt.N,
 		C: Exact(pt.C), Alpha: Exact(pt.Alpha), Eps: Exact(pt.Eps), Claim: Exact(pt.Claim), LB: Num(pt.LB),
 		L0: Num(pt.L0), L1: Num(pt.L1), L2: Num(pt.L2), Tau: Num(pt.Tau), LogU: Num(pt.LogU)}
 	f.Tiles = make([][4]string, len(pt.Tiles))
@@ -377,6 +407,12 @@ func (f *File) Validate() error {
 		return bad("format is %q, want %q", f.Format, Format)
 	case f.Version != Version:
 		return bad("version is %d, this reader knows %d (and version 1)", f.Version, Version)
+	}
+	switch {
+	case f.Method != "" && f.Kind != KindPieces:
+		return bad("method is %q: only a %s certificate has one", f.Method, KindPieces)
+	case f.Method != "" && f.Method != MethodPiecesMax && f.Method != MethodPiecesLP:
+		return bad("method is %q, want empty (%s), %q or %q", f.Method, MethodPieces, MethodPiecesMax, MethodPiecesLP)
 	}
 	if f.D < 1 || f.K < 1 || f.N < 1 {
 		return bad("d, k, n are %d, %d, %d, must be >= 1", f.D, f.K, f.N)

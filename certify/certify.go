@@ -33,9 +33,11 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"math/big"
 	"time"
 
 	"github.com/bernamp/bernamp/bounds"
+	"github.com/bernamp/bernamp/certfile"
 	"github.com/bernamp/bernamp/check"
 	"github.com/bernamp/bernamp/internal/floatbits"
 	"github.com/bernamp/bernamp/internal/logspace"
@@ -59,6 +61,24 @@ type Settings struct {
 	Tol      float64 // aimed gap Upper - LB in nats, > 0; 0 means DefaultTol
 	MaxBoxes int     // boxes bounded at most; 0 means DefaultMaxBoxes
 	Tiling   bool    // keep the closed boxes in Result.Tiling (for an exported certificate)
+	// Fault moves the proof off its usual path, for tests of the
+	// fallbacks and their certificates; the zero value changes nothing.
+	Fault Fault
+}
+
+// Fault is a deliberate change to Certify's proof, for tests only: the
+// fallback proofs (MethodPiecesMax, MethodPiecesLP) run at no point of
+// the paper's grids or the surveys, so their certificates are exercised
+// at points where a moved multiplier makes the inequality fail. Every
+// bound proved under a Fault is still a proved bound (only the choice of
+// multipliers changes), just a weaker one.
+type Fault struct {
+	// MoveL1 multiplies the first-order l1 by 1 + MoveL1 (l0 is re-set
+	// to psi at the tangent point), so that the inequality fails near it.
+	MoveL1 float64
+	// NoRelax skips the semi-infinite LP: where the inequality fails the
+	// bound is pieces-max.
+	NoRelax bool
 }
 
 // Tile is a closed box of the search in logit coordinates, p = 1/(1+e^-S)
@@ -88,11 +108,11 @@ func (s Status) String() string {
 
 // Method names of Result.Method.
 const (
-	MethodPieces    = "pieces"          // the two-point-pieces inequality, proved by branch and bound
-	MethodClosed    = "closed-form"     // min(eps, n r_alpha(c)) is already within Tol of LB
-	MethodPiecesMax = "pieces-max"      // the inequality failed; l0 raised to a proved maximum
-	MethodPiecesLP  = "pieces-lp"       // the inequality failed; multipliers re-chosen by the semi-infinite LP (relax), its maximum proved
-	MethodNone      = "closed-form-top" // nothing better than the closed form was proved
+	MethodPieces    = certfile.MethodPieces    // the two-point-pieces inequality, proved by branch and bound
+	MethodClosed    = "closed-form"            // min(eps, n r_alpha(c)) is already within Tol of LB
+	MethodPiecesMax = certfile.MethodPiecesMax // the inequality failed; l0 raised to a proved maximum
+	MethodPiecesLP  = certfile.MethodPiecesLP  // the inequality failed; multipliers re-chosen by the semi-infinite LP (relax), its maximum proved
+	MethodNone      = "closed-form-top"        // nothing better than the closed form was proved
 )
 
 // Result is what Certify proves at one point. Values in nats unless said.
@@ -104,11 +124,11 @@ type Result struct {
 	Status            Status
 	Method            string
 	PStar             float64 // the Theorem 4 mass p* (r_alpha(p*) = eps)
-	L0, L1, L2, Slack float64 // the normalized inequality F_n/U - L1 G/E - L2 G^T/E <= L0 + Slack, U = F_n(p*, 1-p*)
+	L0, L1, L2, Slack float64 // the normalized inequality F_n/U - L1 G/E - L2 G^T/E <= L0 + Slack, U = F_n(p*, 1-p*), of the proof behind Upper (L0 + Slack its proved maximum for the pieces-max and pieces-lp methods)
 	Boxes             int     // boxes bounded
 	Evals             int     // evaluations of F_n (each O(sqrt(n)) terms from n = 400 on, O(n) below)
 	LogU              float64 // log F_n(p*, 1-p*) as used: Upper = (LogU + log(L0+Slack+L1+L2)) / (Alpha-1), rounded up
-	Tiling            []Tile  // with Settings.Tiling and Method pieces: boxes tiling s <= 0 (p <= 1/2), in the order closed; psi(p, q) = psi(1-p, 1-q) covers the rest
+	Tiling            []Tile  // with Settings.Tiling and Method pieces, pieces-max or pieces-lp: boxes tiling s <= 0 (p <= 1/2) on which that proof holds, in the order closed; psi(p, q) = psi(1-p, 1-q) covers the rest
 	Violation         bool    // a point was found where the inequality with these multipliers fails
 	ViolationP        float64 // that point (p, q), when Violation
 	ViolationQ        float64
@@ -159,6 +179,9 @@ func CertifyAt(ctx context.Context, p check.ValidPoint, s *Settings) (r Result, 
 		return r, nil
 	}
 	pr := newProblemModel(newModel(n, c, alpha), alpha, eps, bounds.LogitAt(p), tol)
+	if s != nil {
+		pr.fault(s.Fault)
+	}
 	r.L0, r.L1, r.L2, r.Slack = pr.l0, pr.k1, pr.k2, pr.tau
 	r.LogU = pr.logU
 	pr.tiling = tiling
@@ -172,7 +195,9 @@ func CertifyAt(ctx context.Context, p check.ValidPoint, s *Settings) (r Result, 
 }
 
 // prove runs the branch and bound (and, where the inequality fails, the
-// relaxation) and lowers r.Upper to what it proves.
+// relaxation) and lowers r.Upper to what it proves. Whichever proof gives
+// r.Upper, r holds its multipliers and right side (L0, L1, L2, Slack) and,
+// with problem.tiling, its tiling: Result.File exports exactly that proof.
 func (pr *problem) prove(ctx context.Context, r *Result, maxBoxes int) {
 	out := pr.search(ctx, maxBoxes)
 	r.Boxes, r.Evals = out.boxes, pr.evals
@@ -184,20 +209,40 @@ func (pr *problem) prove(ctx context.Context, r *Result, maxBoxes int) {
 		r.Method = MethodPieces
 		if out.violated {
 			r.Method = MethodPiecesMax
-		} else if pr.tiling && out.closed {
-			r.Tiling = out.tiles
 		}
+		r.Slack = slackFor(pr.l0, pr.tau, out.sup)
+		r.Tiling = out.tiles
 	}
-	if out.violated && ctx.Err() == nil {
-		if u, boxes := pr.relax(ctx, maxBoxes, out.vp, out.vq); boxes > 0 {
-			r.Boxes += boxes
-			if u < r.Upper {
-				r.Upper, r.Method = u, MethodPiecesLP
-				r.L0, r.L1, r.L2 = pr.l0, pr.k1, pr.k2
-			}
+	if out.violated && ctx.Err() == nil && !pr.noRelax {
+		lp := pr.relax(ctx, maxBoxes, out.vp, out.vq)
+		r.Boxes += lp.boxes
+		if lp.boxes > 0 && lp.upper < r.Upper {
+			r.Upper, r.Method = lp.upper, MethodPiecesLP
+			r.L0, r.L1, r.L2, r.Slack = lp.l0, lp.k1, lp.k2, lp.slack
+			r.Tiling = lp.tiles
 		}
 		r.Evals = pr.evals
 	}
+}
+
+// slackFor returns the slack of a proof whose search proved psi <= sup
+// with psi's value l0 at the tangent: tau where sup is the target l0 + tau
+// (the search closed), else the float64 sup - l0 raised until l0 + slack
+// >= sup holds exactly, so that the exported inequality psi <= L0 + Slack
+// is implied by the proof.
+func slackFor(l0, tau, sup float64) float64 {
+	if sup == l0+tau {
+		return tau
+	}
+	slack := sup - l0
+	want := new(big.Rat).SetFloat64(sup)
+	for i := 0; i < 4; i++ {
+		if new(big.Rat).Add(new(big.Rat).SetFloat64(l0), new(big.Rat).SetFloat64(slack)).Cmp(want) >= 0 {
+			break
+		}
+		slack = math.Nextafter(slack, math.Inf(1))
+	}
+	return slack
 }
 
 // problem is the normalized inequality. With U = F_n(p*, 1-p*) (so that
@@ -219,6 +264,7 @@ type problem struct {
 	l0, tau     float64
 	evals       int
 	tiling      bool                  // keep closed boxes
+	noRelax     bool                  // Fault.NoRelax
 	cache       map[[2]float64]*point // corners shared by a box and its two children
 }
 
@@ -249,6 +295,15 @@ func newProblemModel(m *model, alpha, eps, D, tol float64) *problem {
 	pr.l0 = 1 - pr.k1*math.Exp(pr.logGStar-pr.logE) - pr.k2*math.Exp(pr.logHStar-pr.logE)
 	pr.tau = 0.5 * math.Expm1((alpha-1)*tol)
 	return pr
+}
+
+// fault applies f (see Fault) to the first-order multipliers.
+func (pr *problem) fault(f Fault) {
+	if f.MoveL1 != 0 {
+		pr.k1 *= 1 + f.MoveL1
+		pr.l0 = 1 - pr.k1*math.Exp(pr.logGStar-pr.logE) - pr.k2*math.Exp(pr.logHStar-pr.logE)
+	}
+	pr.noRelax = f.NoRelax
 }
 
 // grads returns the gradients of F/U, G/E and G^T/E at t (no error bounds:
@@ -334,7 +389,7 @@ type outcome struct {
 	violated bool
 	vp, vq   float64
 	boxes    int
-	tiles    []Tile // closed boxes, when problem.tiling
+	tiles    []Tile // when problem.tiling: boxes tiling the half square, psi <= sup on each
 }
 
 // search proves psi <= l0 + tau on the half square p <= 1/2 (psi is
@@ -377,6 +432,9 @@ func (pr *problem) search(ctx context.Context, maxBoxes int) outcome {
 		kids, ok := split(top)
 		if !ok {
 			stuck = math.Max(stuck, top.ub)
+			if pr.tiling {
+				out.tiles = append(out.tiles, Tile{top.s1, top.s2, top.t1, top.t2})
+			}
 			continue
 		}
 		for _, b := range kids {
@@ -402,11 +460,12 @@ func (pr *problem) search(ctx context.Context, maxBoxes int) outcome {
 			}
 		}
 	}
-	if pr.tiling && !out.violated {
-		for _, b := range *h { // closed at the end: every ub <= target
-			if b.ub <= target {
-				out.tiles = append(out.tiles, Tile{b.s1, b.s2, b.t1, b.t2})
-			}
+	if pr.tiling {
+		// The boxes still open: each ub <= sup (the heap's top is the
+		// largest). With the closed and the stuck boxes they tile the half
+		// square, on which psi <= sup is then proved.
+		for _, b := range *h {
+			out.tiles = append(out.tiles, Tile{b.s1, b.s2, b.t1, b.t2})
 		}
 	}
 	out.sup = math.Max(target, stuck)

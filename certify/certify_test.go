@@ -430,7 +430,8 @@ func TestRelax(t *testing.T) {
 			t.Fatalf("%+v: no violating point with k1 moved", p)
 		}
 		moved := pr.upper(out.sup)
-		u, boxes := pr.relax(context.Background(), 50000, out.vp, out.vq)
+		lp := pr.relax(context.Background(), 50000, out.vp, out.vq)
+		u, boxes := lp.upper, lp.boxes
 		if boxes == 0 || !(u < moved) {
 			t.Errorf("%+v: relaxed bound %v (%d boxes), pieces-max bound %v", p, u, boxes, moved)
 		}

@@ -4,13 +4,19 @@ import "github.com/bernamp/bernamp/certfile"
 
 // File returns the certificate of r for (d, k) with d k = r.N, the file
 // the independent checker (package verify) reads: the multipliers, the
-// normalization and every closed box of the search, so that the checker
-// re-proves exactly the proof this run found. It is nil when r holds no
-// closed tiling: Settings.Tiling was off, or the bound is not the pieces
-// inequality with the first-order multipliers (MethodClosed, MethodNone,
-// MethodPiecesMax, MethodPiecesLP), or the search did not close.
+// normalization and every box of the tiling the search proved psi <= L0 +
+// Slack on, so that the checker re-proves exactly the proof this run
+// found, whichever method gave r.Upper (MethodPieces, MethodPiecesMax or
+// MethodPiecesLP, recorded in the file). It is nil when r holds no
+// tiling: Settings.Tiling was off, or r.Upper is not a pieces bound
+// (MethodClosed, MethodNone).
 func (r Result) File(d, k int) *certfile.File {
-	if r.Method != MethodPieces || len(r.Tiling) == 0 || d < 1 || k < 1 || d*k != r.N {
+	switch r.Method {
+	case MethodPieces, MethodPiecesMax, MethodPiecesLP:
+	default:
+		return nil
+	}
+	if len(r.Tiling) == 0 || d < 1 || k < 1 || d*k != r.N {
 		return nil
 	}
 	tiles := make([][4]float64, len(r.Tiling))
@@ -18,5 +24,6 @@ func (r Result) File(d, k int) *certfile.File {
 		tiles[i] = [4]float64{t.S1, t.S2, t.T1, t.T2}
 	}
 	return certfile.New(certfile.Point{D: d, K: k, N: r.N, C: r.C, Alpha: r.Alpha, Eps: r.Eps,
-		Claim: r.Upper, LB: r.LB, L0: r.L0, L1: r.L1, L2: r.L2, Tau: r.Slack, LogU: r.LogU, Tiles: tiles})
+		Claim: r.Upper, LB: r.LB, L0: r.L0, L1: r.L1, L2: r.L2, Tau: r.Slack, LogU: r.LogU, Tiles: tiles,
+		Method: r.Method})
 }

@@ -24,9 +24,10 @@ type cand struct{ f, g, h float64 }
 // and bound then proves the maximum of psi with those multipliers over the
 // whole square, and that maximum, not the LP's L0, enters the bound, so
 // the result holds whatever the LP's accuracy (the "verified dual"). It
-// returns the proved bound (+Inf when nothing was proved) and the boxes
-// bounded.
-func (pr *problem) relax(ctx context.Context, maxBoxes int, vp, vq float64) (float64, int) {
+// returns the best round's proof (upper +Inf when nothing was proved) and
+// the boxes bounded in all rounds. It leaves pr's multipliers at the last
+// round's.
+func (pr *problem) relax(ctx context.Context, maxBoxes int, vp, vq float64) lpProof {
 	var cs []cand
 	add := func(s, t float64) {
 		pt := pr.m.eval(fromLogit(s), fromLogit(t), 0, false)
@@ -60,8 +61,9 @@ func (pr *problem) relax(ctx context.Context, maxBoxes int, vp, vq float64) (flo
 			}
 		}
 	}
+	best := lpProof{upper: math.Inf(1)}
 	if ctx.Err() != nil || len(cs) < 2 {
-		return math.Inf(1), 0
+		return best
 	}
 	// Start from the tangent, the violating point and the candidate with
 	// the smallest G + G^T (near the diagonal, where G = G^T = 1): without
@@ -73,7 +75,6 @@ func (pr *problem) relax(ctx context.Context, maxBoxes int, vp, vq float64) (flo
 		}
 	}
 	active := []int{0, 1, low}
-	best, total := math.Inf(1), 0
 	// Rounds: the LP on the candidates, then the branch and bound with its
 	// multipliers; a point the search finds above the LP's L0 joins the
 	// candidates for the next round. Every round's bound is proved.
@@ -84,9 +85,10 @@ func (pr *problem) relax(ctx context.Context, maxBoxes int, vp, vq float64) (flo
 		}
 		pr.k1, pr.k2, pr.l0 = k1, k2, l0
 		out := pr.search(ctx, maxBoxes)
-		total += out.boxes
-		if out.boxes > 0 {
-			best = math.Min(best, pr.upper(out.sup))
+		best.boxes += out.boxes
+		if u := pr.upper(out.sup); out.boxes > 0 && u < best.upper {
+			best.upper, best.k1, best.k2, best.l0 = u, k1, k2, l0
+			best.slack, best.tiles = slackFor(l0, pr.tau, out.sup), out.tiles
 		}
 		if !out.violated {
 			break
@@ -98,7 +100,18 @@ func (pr *problem) relax(ctx context.Context, maxBoxes int, vp, vq float64) (flo
 		}
 		active = append(active, n)
 	}
-	return best, total
+	return best
+}
+
+// lpProof is one round of relax: the bound it proves on Post (nats), the
+// multipliers and the slack of psi <= l0 + slack, and, with
+// problem.tiling, the tiling of the half square it was proved on; boxes
+// counts every round's boxes.
+type lpProof struct {
+	upper             float64
+	k1, k2, l0, slack float64
+	tiles             []Tile
+	boxes             int
 }
 
 // solveLP solves the LP of relax by exchange over the candidates, starting
