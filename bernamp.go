@@ -225,6 +225,9 @@ type Settings struct {
 	// time is about twice the solver's on the paper's grids but can reach
 	// minutes at extreme points (docs/certificates.md, "Checked on demand").
 	Check bool
+	// fault moves the pieces proof off its usual path (certify.Fault), for
+	// tests of the fallbacks' certificates in this package only.
+	fault certify.Fault
 }
 
 // DefaultMaxMemory is the memory cap of one point when Settings.MaxMemory
@@ -413,7 +416,11 @@ func pieces(ctx, checkCtx context.Context, p Params, pt check.ValidPoint, s *Set
 		return err
 	}
 	if keepPieces(c, MethodPieces, tol, r) {
-		r.Certificate = c.File(p.D, p.K)
+		// Every pieces bound (the first-order multipliers, pieces-max or
+		// pieces-lp) keeps its tiling: a bound without its file is a bug.
+		if r.Certificate = c.File(p.D, p.K); r.Certificate == nil {
+			return fmt.Errorf("bernamp: the pieces bound %v (%s, %d tiles) has no certificate file (a bug)", c.Upper, c.Method, len(c.Tiling))
+		}
 		checkPieces(checkCtx, s, tol, r)
 	}
 	return nil
@@ -423,7 +430,7 @@ func pieces(ctx, checkCtx context.Context, p Params, pt check.ValidPoint, s *Set
 // the tiling is kept, so that the certificate checked and exported is the
 // proof this run found.
 func pieceSettings(s *Settings, tol float64) *certify.Settings {
-	return &certify.Settings{Tol: tol, MaxBoxes: PiecesBoxes(s.MaxMemory), Tiling: true}
+	return &certify.Settings{Tol: tol, MaxBoxes: PiecesBoxes(s.MaxMemory), Tiling: true, Fault: s.fault}
 }
 
 // keepPieces records the certificate c in r and lowers r.PostUpper to its
@@ -442,10 +449,12 @@ func keepPieces(c certify.Result, method string, tol float64, r *Result) bool {
 }
 
 // checkPieces has the independent checker re-prove r.Certificate, the
-// proof behind r.PostUpper. Unless it accepts, the pieces bound is not used:
+// proof behind r.PostUpper: the pieces inequality with the first-order
+// multipliers, or where it fails the pieces-max or pieces-lp proof (the
+// file records which). Unless it accepts, the pieces bound is not used:
 // PostUpper falls back to UB and Note says why, so that no number rests on
-// a proof the checker has not seen (the pieces-max and pieces-lp bounds and
-// the ranges' bound have no certificate file yet).
+// a proof the checker has not seen (the ranges' bound with several c_l has
+// no certificate file yet).
 func checkPieces(ctx context.Context, s *Settings, tol float64, r *Result) {
 	if !s.Check {
 		r.Check = Check{Status: CheckOff}

@@ -112,10 +112,15 @@ func verifyDir(ctx context.Context, dir string, workers int, stdout io.Writer) e
 	return nil
 }
 
-// describeCertificate names f's kind and point, numbers in their short
-// float64 form (the file holds them exactly).
+// describeCertificate names f's kind (and the method of a pieces file
+// other than the first-order multipliers) and point, numbers in their
+// short float64 form (the file holds them exactly).
 func describeCertificate(f *certfile.File) string {
-	s := fmt.Sprintf("%s at d %d, k %d, c %s", f.Kind, f.D, f.K, certfile.Short(f.C))
+	kind := f.Kind
+	if f.Method != "" {
+		kind += " (" + f.Method + ")"
+	}
+	s := fmt.Sprintf("%s at d %d, k %d, c %s", kind, f.D, f.K, certfile.Short(f.C))
 	for _, x := range []struct{ name, v string }{{"alpha", f.Alpha}, {"eps", f.Eps}, {"delta", f.Delta}, {"eps_out", f.EpsOut}} {
 		if x.v != "" {
 			s += fmt.Sprintf(", %s %s", x.name, certfile.Short(x.v))
