@@ -2,6 +2,7 @@ package certify
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -299,22 +300,75 @@ func TestTilingCovers(t *testing.T) {
 		if r.Method != MethodPieces || r.Status != Proved {
 			t.Fatalf("%+v: %s %s", tc, r.Method, r.Status)
 		}
-		if len(r.Tiling) == 0 || len(r.Tiling) > r.Boxes {
-			t.Fatalf("%+v: %d tiles for %d boxes", tc, len(r.Tiling), r.Boxes)
-		}
-		sig := func(x float64) float64 { return 1 / (1 + math.Exp(-x)) }
-		area := 0.0
 		pr := newProblem(tc.n, tc.c, tc.alpha, tc.ep, DefaultTol)
-		for _, b := range r.Tiling {
-			area += (sig(b.S2) - sig(b.S1)) * (sig(b.T2) - sig(b.T1))
-			x := &box{s1: b.S1, s2: b.S2, t1: b.T1, t2: b.T2}
-			pr.bound(x)
-			if !(x.ub <= pr.l0+pr.tau) {
-				t.Errorf("%+v: tile %+v bound %v above %v", tc, b, x.ub, pr.l0+pr.tau)
-			}
+		if r.L0 != pr.l0 || r.Slack != pr.tau {
+			t.Errorf("%+v: l0 %v, slack %v; want %v, %v", tc, r.L0, r.Slack, pr.l0, pr.tau)
 		}
-		if math.Abs(area-0.5) > 1e-12 {
-			t.Errorf("%+v: tiles cover area %.17g, want 1/2", tc, area)
+		checkTiling(t, fmt.Sprintf("%+v", tc), r, pr)
+	}
+}
+
+// checkTiling checks that r's tiling covers the half square exactly (its
+// boxes' areas in p-coordinates add up to 1/2: overlaps or holes would
+// change the sum) and that each box, re-bounded with r's multipliers and
+// l0 (the search's, which decide when the Taylor form is tried), is
+// below r's L0 + Slack.
+func checkTiling(t *testing.T, what string, r Result, pr *problem) {
+	t.Helper()
+	if len(r.Tiling) == 0 || len(r.Tiling) > r.Boxes+1 {
+		t.Fatalf("%s: %d tiles for %d boxes", what, len(r.Tiling), r.Boxes)
+	}
+	pr.k1, pr.k2, pr.l0 = r.L1, r.L2, r.L0
+	sig := func(x float64) float64 { return 1 / (1 + math.Exp(-x)) }
+	area := 0.0
+	for _, b := range r.Tiling {
+		area += (sig(b.S2) - sig(b.S1)) * (sig(b.T2) - sig(b.T1))
+		x := &box{s1: b.S1, s2: b.S2, t1: b.T1, t2: b.T2}
+		pr.bound(x)
+		if !(x.ub <= r.L0+r.Slack) {
+			t.Errorf("%s: tile %+v bound %v above %v", what, b, x.ub, r.L0+r.Slack)
+		}
+	}
+	if math.Abs(area-0.5) > 1e-12 {
+		t.Errorf("%s: tiles cover area %.17g, want 1/2", what, area)
+	}
+}
+
+// The tiling of every pieces proof is kept, whichever gave the bound: the
+// search cut short by its budget (the boxes still open are tiles, below
+// the proved maximum), and the fallbacks pieces-max and pieces-lp (forced
+// by Fault). Each covers the half square, each tile is below the proof's
+// L0 + Slack, L0 + Slack >= the proved maximum exactly, and the bound is
+// that of the proof's constants.
+func TestFallbackTiling(t *testing.T) {
+	for _, tc := range []struct {
+		n            int
+		c, alpha, ep float64
+		s            Settings
+		method       string
+	}{
+		{4, 0.1, 5, 1, Settings{MaxBoxes: 400}, MethodPieces},
+		{2, 0.1, 5, 1, Settings{Fault: Fault{MoveL1: 0.01}}, MethodPiecesLP},
+		{6, 0.3, 5, 1, Settings{Fault: Fault{MoveL1: -0.01}}, MethodPiecesLP},
+		{3, 0.2, 4, 1.5, Settings{Fault: Fault{MoveL1: 0.01, NoRelax: true}}, MethodPiecesMax},
+	} {
+		what := fmt.Sprintf("%+v", tc)
+		s := tc.s
+		s.Tiling = true
+		r, err := Certify(context.Background(), tc.n, tc.c, tc.alpha, tc.ep, &s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.Method != tc.method || r.Status != Open || !(r.Upper > r.LB) || r.Violation != (tc.method != MethodPieces) {
+			t.Fatalf("%s: %s %s, violation %v, upper - LB %v", what, r.Method, r.Status, r.Violation, r.Upper-r.LB)
+		}
+		pr := newProblem(tc.n, tc.c, tc.alpha, tc.ep, DefaultTol)
+		if r.Slack <= pr.tau {
+			t.Errorf("%s: slack %v, the closed search's tau %v", what, r.Slack, pr.tau)
+		}
+		checkTiling(t, what, r, pr)
+		if got := pr.upper(r.L0 + r.Slack); math.Abs(got-r.Upper) > 1e-14*r.Upper {
+			t.Errorf("%s: upper %v, the bound of its constants %v", what, r.Upper, got)
 		}
 	}
 }

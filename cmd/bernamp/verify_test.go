@@ -1,10 +1,14 @@
 package main
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/bernamp/bernamp"
+	"github.com/bernamp/bernamp/certify"
 )
 
 // TestPostCertificateOutVerify runs post with --certificate-out at two
@@ -62,5 +66,30 @@ func TestPostCertificateOutVerify(t *testing.T) {
 		if code, _, errs := runArgs(t, c.args...); code != c.code || strings.Count(errs, "\n") != 1 {
 			t.Errorf("%v: exit %d, stderr %q, want %d and one line", c.args, code, errs, c.code)
 		}
+	}
+}
+
+// TestVerifyFallbackMethod: a pieces-lp certificate (the fallback, forced
+// by certify.Fault at n = 2, c 0.1, alpha 5, eps 1) is written like the
+// pieces one and verify says which method it checked; a row whose
+// post_upper is a pieces bound with no file is an error.
+func TestVerifyFallbackMethod(t *testing.T) {
+	c, err := certify.Certify(context.Background(), 2, 0.1, 5, 1, &certify.Settings{Tiling: true, Fault: certify.Fault{MoveL1: 0.01}})
+	if err != nil || c.Method != certify.MethodPiecesLP {
+		t.Fatalf("method %q, %v: the fault did not force pieces-lp", c.Method, err)
+	}
+	dir := t.TempDir()
+	r := bernamp.Result{Params: bernamp.Params{D: 1, K: 2, C: 0.1, Alpha: 5, Eps: 1}, PostUpper: c.Upper, Method: bernamp.MethodPieces, Certificate: c.File(1, 2)}
+	if err := writeCertificate(dir, r); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, "d1-k2-c0.1-alpha5-eps1.json")
+	code, out, errs := runArgs(t, "verify", path)
+	if code != 0 || !strings.Contains(out, ": accept (pieces (pieces-lp) at d 1, k 2, c 0.1, alpha 5, eps 1: claim ") {
+		t.Errorf("verify: exit %d, stdout %q, stderr %q", code, out, errs)
+	}
+	r.Certificate = nil
+	if err := writeCertificate(t.TempDir(), r); err == nil {
+		t.Error("a pieces row without its file was written silently")
 	}
 }
