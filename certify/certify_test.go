@@ -495,3 +495,47 @@ func TestRelax(t *testing.T) {
 		t.Logf("%+v: LB %v, k1 x 1.01 proves %v (+%.3g), relaxed %v (+%.3g, %d boxes)", p, lb, moved, moved-lb, u, u-lb, boxes)
 	}
 }
+
+// TestFindingSmallEps keeps the one point found where the inequality with
+// the solver's first-order multipliers fails (issue 33 item 5): n = 2, c =
+// 0.001, alpha = 1.01, eps = 1e-6, with tol <= 1e-12. p* = 0.4996 is so
+// near 1/2 that G and G^T barely pull apart and the float64 2x2 system is
+// ill conditioned: the solver gets k1 = 0.998003804615572 and k2 = -5.8e-6
+// (clipped to 0), where the 60-digit values (mpmath: p* by findroot, the
+// gradients by mpmath.diff, Cramer's rule;
+// testdata/ref/gen_finding_small_eps.py) are k1 = 0.99799600003214905
+// and k2 = 1.9999905054e-6. With the solver's multipliers psi on the whole
+// diagonal (1/U - (k1+k2)/E there) exceeds l0 = psi(p*, 1-p*) by
+// 5.804592222e-14 (60 digits), above tau = 5e-16 at tol 1e-13; with the
+// reference multipliers it is 6.7e-21 below. So the violation is real for
+// the multipliers used, an artefact of their rounding, not a counterexample
+// (Post's witness search finds the Theorem 4 pair, excess 0). Neither
+// fallback helps: at 2,000 boxes a round pieces-max proves 6.156 nats and
+// pieces-lp 6.156 (the LP, on float64 candidates, also picks k2 = 0), far
+// above UB = eps, so the bound is the closed form, 2.0e-9 above LB; at
+// Post's budget and the default tol the point is open too (no violation at
+// tau = 5e-12; 1,000,000 boxes, 40 s). When the multipliers are computed
+// accurately here this test fails: the finding is then gone.
+func TestFindingSmallEps(t *testing.T) {
+	const n, c, alpha, eps = 2, 0.001, 1.01, 1e-6
+	r, err := Certify(context.Background(), n, c, alpha, eps, &Settings{Tol: 1e-13, MaxBoxes: 2000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const refK1, refK2 = 0.99799600003214905, 1.9999905054e-6
+	t.Logf("k1 %v (reference %v), k2 %v (reference %v); %s %s, upper - LB %.3g, violation at (%v, %v)", r.L1, refK1, r.L2, refK2, r.Method, r.Status, r.Upper-r.LB, r.ViolationP, r.ViolationQ)
+	if math.Abs(r.L1-0.998003804615572) > 1e-12 || r.L2 != 0 {
+		t.Fatalf("multipliers (%v, %v), no longer the inaccurate (0.998003804615572, 0) of the finding: compare with the reference (%v, %v) and update", r.L1, r.L2, refK1, refK2)
+	}
+	if !r.Violation || r.Status != Open || r.Method != MethodNone || !(r.Upper >= r.LB) {
+		t.Fatalf("violation %v, %s %s, upper %v, LB %v", r.Violation, r.Method, r.Status, r.Upper, r.LB)
+	}
+	// The violating point is on the diagonal, where psi - l0 is 5.8046e-14
+	// (60 digits) for these multipliers.
+	pr := newProblem(n, c, alpha, eps, 1e-13)
+	logit := func(x float64) float64 { return math.Log(x / (1 - x)) }
+	v, ok := pr.value(pr.m.eval(fromLogit(logit(r.ViolationP)), fromLogit(logit(r.ViolationQ)), 0, false))
+	if d := v.v - pr.l0; !ok || math.Abs(r.ViolationP-r.ViolationQ) > 1e-12 || math.Abs(d-5.804592222e-14) > 1e-15+v.err {
+		t.Errorf("at (%v, %v): psi - l0 = %v (error %v), want 5.804592222e-14 on the diagonal", r.ViolationP, r.ViolationQ, d, v.err)
+	}
+}
