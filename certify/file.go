@@ -8,7 +8,9 @@ import "github.com/bernamp/bernamp/certfile"
 // re-proves exactly the proof this run found. It is nil when r holds no
 // closed tiling: Settings.Tiling was off, or the bound is not the pieces
 // inequality with the first-order multipliers (MethodClosed, MethodNone,
-// MethodPiecesMax, MethodPiecesLP), or the search did not close.
+// MethodPiecesMax, MethodPiecesLP), or the search did not close. With
+// Groups (CertifyRanges with several c_l) it is the ranges certificate
+// (certfile.KindRanges) of those groups.
 func (r Result) File(d, k int) *certfile.File {
 	if r.Method != MethodPieces || len(r.Tiling) == 0 || d < 1 || k < 1 || d*k != r.N {
 		return nil
@@ -17,6 +19,14 @@ func (r Result) File(d, k int) *certfile.File {
 	for i, t := range r.Tiling {
 		tiles[i] = [4]float64{t.S1, t.S2, t.T1, t.T2}
 	}
-	return certfile.New(certfile.Point{D: d, K: k, N: r.N, C: r.C, Alpha: r.Alpha, Eps: r.Eps,
-		Claim: r.Upper, LB: r.LB, L0: r.L0, L1: r.L1, L2: r.L2, Tau: r.Slack, LogU: r.LogU, Tiles: tiles})
+	pt := certfile.Point{D: d, K: k, N: r.N, C: r.C, Alpha: r.Alpha, Eps: r.Eps,
+		Claim: r.Upper, LB: r.LB, L0: r.L0, L1: r.L1, L2: r.L2, Tau: r.Slack, LogU: r.LogU, Tiles: tiles}
+	if len(r.Groups) == 0 {
+		return certfile.New(pt)
+	}
+	rp := certfile.RangePoint{Point: pt}
+	for _, g := range r.Groups {
+		rp.GroupN, rp.GroupC = append(rp.GroupN, g.N), append(rp.GroupC, g.C)
+	}
+	return certfile.NewRanges(rp)
 }
