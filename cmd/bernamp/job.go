@@ -407,12 +407,13 @@ const progressEvery = 500 * time.Millisecond
 
 // writeCertificate writes the certificate of r to dir: the proof Post found
 // and (with --check) the checker accepted. A row whose post_upper is a
-// pieces bound without a certificate file (pieces-max, pieces-lp or ranges,
-// without --check) is an error, never a silent gap in dir.
+// pieces bound without a certificate file (pieces-max or pieces-lp, without
+// --check; a ranges bound has its ranges or pieces file) is an error,
+// never a silent gap in dir.
 func writeCertificate(dir string, r bernamp.Result) error {
 	if r.Certificate == nil {
 		if r.Method == bernamp.MethodPieces || r.Method == bernamp.MethodPiecesRanges {
-			return fmt.Errorf("post_upper %v (%s) has no certificate file: only the pieces inequality with the first-order multipliers at d k = n is exported", r.PostUpper, r.Method)
+			return fmt.Errorf("post_upper %v (%s) has no certificate file: only the pieces inequality with the first-order multipliers (at d k = n, or over the ranges' groups) is exported", r.PostUpper, r.Method)
 		}
 		return nil
 	}

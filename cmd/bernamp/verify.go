@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"strings"
 
 	"github.com/bernamp/bernamp/certfile"
 	"github.com/bernamp/bernamp/parallel"
@@ -60,7 +61,7 @@ func runVerify(ctx context.Context, args []string, stdout io.Writer) error {
 		point := describeCertificate(f)
 		if r.Accepted {
 			proof := ""
-			if f.Kind == certfile.KindPieces {
+			if f.Kind == certfile.KindPieces || f.Kind == certfile.KindRanges {
 				proof = fmt.Sprintf("; %d tiles, %d boxes", r.Tiles, r.Boxes)
 			}
 			fmt.Fprintf(stdout, "%s: accept (%s: claim %s >= bound %s%s)\n", files[i], point, certfile.Short(f.Claim), certfile.Num(r.Bound), proof)
@@ -113,9 +114,18 @@ func verifyDir(ctx context.Context, dir string, workers int, stdout io.Writer) e
 }
 
 // describeCertificate names f's kind and point, numbers in their short
-// float64 form (the file holds them exactly).
+// float64 form (the file holds them exactly); for a ranges certificate
+// its groups as c_g x n_g (n_g bits sharing c_g).
 func describeCertificate(f *certfile.File) string {
-	s := fmt.Sprintf("%s at d %d, k %d, c %s", f.Kind, f.D, f.K, certfile.Short(f.C))
+	c := certfile.Short(f.C)
+	if f.Kind == certfile.KindRanges {
+		var gs []string
+		for _, g := range f.Groups {
+			gs = append(gs, fmt.Sprintf("%s x %d", certfile.Short(g.C), g.N))
+		}
+		c = strings.Join(gs, "; ")
+	}
+	s := fmt.Sprintf("%s at d %d, k %d, c %s", f.Kind, f.D, f.K, c)
 	for _, x := range []struct{ name, v string }{{"alpha", f.Alpha}, {"eps", f.Eps}, {"delta", f.Delta}, {"eps_out", f.EpsOut}} {
 		if x.v != "" {
 			s += fmt.Sprintf(", %s %s", x.name, certfile.Short(x.v))
