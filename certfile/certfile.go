@@ -3,7 +3,7 @@
 // one two-point-pieces proof, written by the solver and read by the
 // independent checker (package verify). It holds no numerical code. The
 // kinds other than the pieces proof described here (closed form, pure DP,
-// delta pieces and corners) are described at their constants
+// delta pieces and corners, ranges) are described at their constants
 // (KindClosedForm, ...).
 //
 // A pieces file states, for (d, k) with n = d k, 0 < c < 1/2, alpha > 1, eps >= 0,

@@ -36,6 +36,11 @@
 //
 // psi(p, q) = psi(1-p, 1-q) (F_n's terms j and n-j swap, G's two halves
 // swap), so the half square covers the square.
+//
+// A ranges certificate (certfile.KindRanges) is checked the same way with
+// F's terms over the count vectors of its groups (terms.go): item 1 also
+// checks the groups (checkGroups, at most MaxTerms terms), and the sums
+// are not windowed.
 package verify
 
 import (
