@@ -3,6 +3,7 @@ package certify_test
 import (
 	"context"
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
@@ -135,5 +136,34 @@ func TestWriteRangesTestdata(t *testing.T) {
 		if _, err := f.WriteDir(dir); err != nil {
 			t.Fatal(err)
 		}
+	}
+}
+
+// BenchmarkRangesCheck times, side by side, CertifyRanges (with the
+// tiling kept) and the checker on its file, at the points of
+// rangeTestdata and two of rangeCases.
+func BenchmarkRangesCheck(b *testing.B) {
+	cases := append(append([]rangeCase(nil), rangeTestdata...), rangeCases[1], rangeCases[4])
+	for _, rc := range cases {
+		name := fmt.Sprintf("c%v-k%d-alpha%v-eps%v", rc.cs, rc.k, rc.alpha, rc.eps)
+		r, err := certify.CertifyRanges(context.Background(), rc.ranges(), rc.k, rc.alpha, rc.eps, &certify.Settings{Tiling: true})
+		f := r.File(len(rc.cs), rc.k)
+		if err != nil || f == nil {
+			b.Fatalf("%s: %v, no file", name, err)
+		}
+		b.Run(name+"/solver", func(b *testing.B) {
+			for range b.N {
+				if _, err := certify.CertifyRanges(context.Background(), rc.ranges(), rc.k, rc.alpha, rc.eps, &certify.Settings{Tiling: true}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+		b.Run(name+"/checker", func(b *testing.B) {
+			for range b.N {
+				if rep, err := verify.Check(context.Background(), f, nil); err != nil || !rep.Accepted {
+					b.Fatal(rep.Failure, err)
+				}
+			}
+		})
 	}
 }
