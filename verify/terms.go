@@ -103,13 +103,21 @@ func eachTerm(gs []group, fn func(i int, a ival)) {
 // products calls fn(i, prod_g ws[g][x_g]) over the count vectors in
 // order of i.
 func products(gs []group, ws [][]ival, fn func(i int, a ival)) {
-	x := make([]int, len(gs))
-	for i := 0; ; i++ {
+	countVectors(gs, func(i int, x []int) {
 		a := ws[0][x[0]]
 		for g := 1; g < len(gs); g++ {
 			a = a.mul(ws[g][x[g]])
 		}
 		fn(i, a)
+	})
+}
+
+// countVectors calls fn(i, x) for every count vector x (0 <= x_g <= n_g)
+// in order of its number i (group 0 varies fastest); x is reused.
+func countVectors(gs []group, fn func(i int, x []int)) {
+	x := make([]int, len(gs))
+	for i := 0; ; i++ {
+		fn(i, x)
 		g := 0
 		for g < len(gs) && x[g] == gs[g].n {
 			x[g] = 0
@@ -147,8 +155,7 @@ func sides(gs []group, t int) []int8 {
 		odds := constIval(1).sub(ratIval(gr.c)).div(ratIval(gr.c))
 		lam[g] = logBig(odds)
 	}
-	x := make([]int, len(gs))
-	for i := range out {
+	countVectors(gs, func(i int, x []int) {
 		v := pt64(0)
 		for g, gr := range gs {
 			v = v.add(pt64(float64(gr.n - 2*x[g])).mul(lam[g]))
@@ -163,15 +170,7 @@ func sides(gs []group, t int) []int8 {
 		default:
 			out[i] = sideUnknown
 		}
-		g := 0
-		for g < len(gs) && x[g] == gs[g].n {
-			x[g] = 0
-			g++
-		}
-		if g < len(gs) {
-			x[g]++
-		}
-	}
+	})
 	return out
 }
 
