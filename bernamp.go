@@ -453,8 +453,8 @@ func keepPieces(c certify.Result, method string, tol float64, r *Result) bool {
 // multipliers, or where it fails the pieces-max or pieces-lp proof (the
 // file records which). Unless it accepts, the pieces bound is not used:
 // PostUpper falls back to UB and Note says why, so that no number rests on
-// a proof the checker has not seen (the ranges' bound with several c_l has
-// no certificate file yet).
+// a proof the checker has not seen (the ranges' bound has its ranges
+// certificate, or with every c_l equal the pieces one).
 func checkPieces(ctx context.Context, s *Settings, tol float64, r *Result) {
 	if !s.Check {
 		r.Check = Check{Status: CheckOff}
@@ -557,7 +557,9 @@ func piecesRanges(ctx, checkCtx context.Context, ranges []bounds.Range, k int, s
 	if keepPieces(c, MethodPiecesRanges, tol, r) {
 		// Where every range has the same c_l the proof is Certify's for the
 		// box [c_l, 1-c_l]^D, which contains the ranges: its file states
-		// that box's bound. With several c_l there is no file yet.
+		// that box's bound. With several c_l it is the ranges certificate
+		// (certfile.KindRanges) of the box prod_l [c_l, 1-c_l]: the groups,
+		// multipliers and tiles of this run, re-checked unless Check is off.
 		r.Certificate = c.File(len(ranges), k)
 		checkPieces(checkCtx, s, tol, r)
 	}
@@ -620,7 +622,12 @@ func BoundsRanges(ranges []bounds.Range, k int, alpha, eps float64) (Result, err
 // solver.MaximizeRanges. Status is "certified" where PostUpper is within
 // Tol of Post. Where the search is too large (solver.MaxRangeDim,
 // solver.MaxRangeWork) or F has more than certify.MaxRangeTerms terms, Note
-// says so. Result.Params has D = len(ranges) and C = 0.
+// says so. Result.Params has D = len(ranges) and C = 0. Result.Certificate
+// is the pieces bound's file: with several distinct c_l the ranges
+// certificate (certfile.KindRanges) of prod_l [c_l, 1-c_l], else the
+// pieces certificate of [c_l, 1-c_l]^D; with Check the independent
+// checker re-proves it, and a bound it rejects is not used (PostUpper
+// falls back to UB).
 //
 // The paper's conjecture Post = LB concerns [c, 1-c]^d; for asymmetric
 // ranges the Theorem 4 pair is not always optimal, so Conjecture is empty

@@ -174,11 +174,24 @@ func TestPostRanges(t *testing.T) {
 	if err != nil || r.Status != StatusCertified || r.PostUpper < w.Post || r.PostUpper-r.LB > 1e-9 || w.PostUpper-w.Post < 1e-3 || r.Check.Status != CheckOff {
 		t.Errorf("mixed c: certified %+v (%v); witness search alone post %v post_upper %v", r, err, w.Post, w.PostUpper)
 	}
-	// Checked: distinct c_l have no certificate file yet, so the pieces
-	// bound is not used.
+	// Checked: distinct c_l have the ranges certificate, re-proved by the
+	// checker; the bound is kept.
 	r, err = PostRanges(ctx, mixed, 2, 5, 0.5, &Settings{Check: true})
-	if err != nil || r.Status == StatusCertified || r.PostUpper != r.UB || r.Check.Status != CheckNone || !strings.Contains(r.Note, "no certificate") {
-		t.Errorf("mixed c, checked: %+v (%v); want post_upper = UB, check none", r, err)
+	if err != nil || r.Status != StatusCertified || r.PostUpper-r.LB > 1e-9 || r.Check.Status != CheckVerified ||
+		r.Certificate == nil || r.Certificate.Kind != certfile.KindRanges || len(r.Certificate.Groups) != 2 ||
+		r.Certificate.Claim != certfile.Exact(r.PostUpper) || r.Method != MethodPiecesRanges {
+		t.Errorf("mixed c, checked: %+v (%v); want the ranges certificate verified, post_upper its claim", r, err)
+	}
+	// A ranges certificate the checker rejects (its claim lowered below
+	// the proved bound) is dropped: post_upper is UB.
+	bad := r
+	cf := *r.Certificate
+	cf.Claim = certfile.Exact(r.LB)
+	bad.Certificate, bad.Note = &cf, ""
+	checkPieces(ctx, &Settings{Check: true}, 1e-9, &bad)
+	if bad.PostUpper != bad.UB || bad.Check.Status != CheckRejected || bad.Certificate != nil || bad.Status == StatusCertified ||
+		!strings.Contains(bad.Note, "did not accept") {
+		t.Errorf("mixed c, a rejected certificate: post_upper %v (ub %v), check %+v, note %q", bad.PostUpper, bad.UB, bad.Check, bad.Note)
 	}
 	for _, ranges := range [][]bounds.Range{nil, {{Lo: 0.5, Hi: 0.5}}, {{Lo: 0, Hi: 0.5}}, {{Lo: 0.2, Hi: 1}}} {
 		if _, err := PostRanges(ctx, ranges, 1, 5, 1, nil); err == nil {

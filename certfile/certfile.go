@@ -3,7 +3,7 @@
 // one two-point-pieces proof, written by the solver and read by the
 // independent checker (package verify). It holds no numerical code. The
 // kinds other than the pieces proof described here (closed form, pure DP,
-// delta pieces and corners) are described at their constants
+// delta pieces and corners, ranges) are described at their constants
 // (KindClosedForm, ...).
 //
 // A pieces file states, for (d, k) with n = d k, 0 < c < 1/2, alpha > 1, eps >= 0,
@@ -97,6 +97,26 @@ const (
 	// L2, Tau, LogU and Tiles are empty; LB is the lower bound on delta'
 	// (informational).
 	KindDeltaCorners = "delta-corners"
+	// KindRanges is the two-point-pieces certificate for per-coordinate
+	// ranges theta_l in [Lo_l, Hi_l] (each inside [c_l, 1-c_l]): the n =
+	// d k bits are in Groups, n_g bits sharing c_g (the k samples of every
+	// coordinate with that c_l), and it states the inequality of the
+	// package doc with F_n replaced by
+	//
+	//	F(p, q) = sum_x A_x [ g(p + (1-p) e_x, q + (1-q) e_x) + g(1-p + p e_x, 1-q + q e_x) ]
+	//
+	// over the count vectors x = (x_g) (x_g ones among the n_g bits of
+	// group g), one of each mirror pair x, n-x (the self-mirror x = n/2
+	// at half weight), with A_x = prod_g C(n_g, x_g) c_g^x_g
+	// (1-c_g)^(n_g-x_g) and e_x = A_(n-x)/A_x; equivalently F(p, q) =
+	// sum over every x of g(p A_x + (1-p) A_(n-x), q A_x + (1-q) A_(n-x)).
+	// With one group it is F_n at c. Then Post_{alpha,k}(eps) over the
+	// box prod_l [c_l, 1-c_l], hence over any ranges inside it, is at most
+	// (LogU + log(L0 + Tau + L1 + L2)) / (alpha - 1) <= Claim. C is empty
+	// (the groups hold the c_g), the multipliers and tiles are as for
+	// KindPieces; LB is the lower bound of the given ranges
+	// (informational). At most MaxRangeGroups groups.
+	KindRanges = "ranges"
 )
 
 // The methods of a KindPieces file (File.Method): how the solver chose the
@@ -115,6 +135,16 @@ const (
 	MethodPiecesLP = "pieces-lp"
 )
 
+// MaxRangeGroups caps the groups of a KindRanges certificate: every group
+// has n_g >= 1 bits, so F has at least 2^groups terms.
+const MaxRangeGroups = 16
+
+// Group is n_g bits sharing c_g (KindRanges).
+type Group struct {
+	N int    `json:"n"`
+	C string `json:"c"`
+}
+
 // MaxBytes is the largest file Decode reads: 1 GiB, about ten million
 // tiles, ten times the solver's largest proof (1,000,000 boxes).
 const MaxBytes = 1 << 30
@@ -129,13 +159,14 @@ var ErrFormat = errors.New("certfile: malformed certificate")
 type File struct {
 	Format  string `json:"format"`
 	Version int    `json:"version"`
-	// Kind is KindPieces, KindClosedForm, KindPureDP, KindDeltaPieces or
-	// KindDeltaCorners (empty in version 1 files, read as KindPieces).
+	// Kind is KindPieces, KindClosedForm, KindPureDP, KindDeltaPieces,
+	// KindDeltaCorners or KindRanges (empty in version 1 files, read as
+	// KindPieces).
 	Kind  string `json:"kind,omitempty"`
 	D     int    `json:"d"`
 	K     int    `json:"k"`
-	N     int    `json:"n"` // d k
-	C     string `json:"c"`
+	N     int    `json:"n"`               // d k
+	C     string `json:"c,omitempty"`     // empty for KindRanges
 	Alpha string `json:"alpha,omitempty"` // empty for KindPureDP and the delta kinds
 	Eps   string `json:"eps"`
 	// Delta and EpsOut are the mechanism's delta and the amplified eps'
@@ -143,13 +174,16 @@ type File struct {
 	// other kinds.
 	Delta  string `json:"delta,omitempty"`
 	EpsOut string `json:"eps_out,omitempty"`
+	// Groups are the bit groups of KindRanges (in increasing c_g); empty
+	// for the other kinds.
+	Groups []Group `json:"groups,omitempty"`
 	// Claim is the claimed upper bound on Post in nats (above Post); for
 	// the delta kinds on delta' (a probability).
 	Claim string `json:"claim"`
 	// LB is the Theorem 4 lower bound (below Post); informational, not
 	// checked. For the delta kinds a lower bound on delta'.
 	LB string `json:"lb"`
-	// L0 to Tiles are the proof data of the pieces kind; L0, L1 and L2
+	// L0 to Tiles are the proof data of the pieces and ranges kinds; L0, L1 and L2
 	// also those of KindDeltaPieces.
 	L0   string `json:"l0,omitempty"`
 	L1   string `json:"l1,omitempty"`
@@ -245,6 +279,26 @@ func New(pt Point) *File {
 	return f
 }
 
+// RangePoint is the data of a ranges certificate (KindRanges) in float64,
+// as the solver has them: Point without C, and the groups (n_g, c_g).
+type RangePoint struct {
+	Point
+	GroupN []int
+	GroupC []float64
+}
+
+// NewRanges returns the ranges certificate (KindRanges) of pt; c_g, alpha,
+// eps and the claim are written exactly (Exact), the proof data as
+// pieces. pt.C is not written.
+func NewRanges(pt RangePoint) *File {
+	f := New(pt.Point)
+	f.Kind, f.C = KindRanges, ""
+	for g, n := range pt.GroupN {
+		f.Groups = append(f.Groups, Group{N: n, C: Exact(pt.GroupC[g])})
+	}
+	return f
+}
+
 // NewClosedForm returns the closed-form certificate (KindClosedForm) of
 // the point (d, k, c, alpha, eps) with the claim Post <= claim, in nats,
 // and the lower bound lb (informational).
@@ -283,10 +337,17 @@ func NewDeltaCorners(d, k int, c, eps, delta, epsOut, claim, lb float64) *File {
 // pure-d<d>-k<k>-c<c>-eps<eps>.json for KindPureDP and
 // delta-d<d>-k<k>-c<c>-eps<eps>-delta<delta>-epsout<eps_out>.json for
 // KindDeltaPieces, and the same with the prefix delta-corners- for
-// KindDeltaCorners.
+// KindDeltaCorners, and ranges-d<d>-k<k>-c<c_1>x<n_1>-...-alpha<alpha>-eps<eps>.json
+// for KindRanges.
 // Numbers are in their shortest float64 form (c 0.1, not its exact expansion).
 func (f *File) Name() string {
 	switch f.Kind {
+	case KindRanges:
+		var sb strings.Builder
+		for _, g := range f.Groups {
+			fmt.Fprintf(&sb, "-c%sx%d", Short(g.C), g.N)
+		}
+		return fmt.Sprintf("ranges-d%d-k%d%s-alpha%s-eps%s.json", f.D, f.K, sb.String(), Short(f.Alpha), Short(f.Eps))
 	case KindPureDP:
 		return fmt.Sprintf("pure-d%d-k%d-c%s-eps%s.json", f.D, f.K, Short(f.C), Short(f.Eps))
 	case KindDeltaPieces, KindDeltaCorners:
@@ -417,7 +478,13 @@ func (f *File) Validate() error {
 	if f.D < 1 || f.K < 1 || f.N < 1 {
 		return bad("d, k, n are %d, %d, %d, must be >= 1", f.D, f.K, f.N)
 	}
-	nums := []struct{ name, v string }{{"c", f.C}, {"eps", f.Eps}, {"claim", f.Claim}, {"lb", f.LB}}
+	nums := []struct{ name, v string }{{"eps", f.Eps}, {"claim", f.Claim}, {"lb", f.LB}}
+	if f.Kind != KindRanges {
+		nums = append(nums, struct{ name, v string }{"c", f.C})
+		if len(f.Groups) > 0 {
+			return bad("%d groups: only a %s certificate has them", len(f.Groups), KindRanges)
+		}
+	}
 	proof := []struct{ name, v string }{{"l0", f.L0}, {"l1", f.L1}, {"l2", f.L2}, {"tau", f.Tau}, {"log_u", f.LogU}}
 	if f.Kind != KindDeltaPieces && f.Kind != KindDeltaCorners {
 		for _, x := range []struct{ name, v string }{{"delta", f.Delta}, {"eps_out", f.EpsOut}} {
@@ -427,6 +494,21 @@ func (f *File) Validate() error {
 		}
 	}
 	switch f.Kind {
+	case KindRanges:
+		if f.C != "" {
+			return bad("c is %q: a %s certificate has its c_g in groups", f.C, f.Kind)
+		}
+		if len(f.Groups) == 0 || len(f.Groups) > MaxRangeGroups {
+			return bad("%d groups, must be 1..%d", len(f.Groups), MaxRangeGroups)
+		}
+		for i, g := range f.Groups {
+			if g.N < 1 {
+				return bad("group %d: n is %d, must be >= 1", i+1, g.N)
+			}
+			nums = append(nums, struct{ name, v string }{fmt.Sprintf("group %d c", i+1), g.C})
+		}
+		nums = append(nums, proof...)
+		nums = append(nums, struct{ name, v string }{"alpha", f.Alpha})
 	case KindPieces:
 		nums = append(nums, proof...)
 		nums = append(nums, struct{ name, v string }{"alpha", f.Alpha})
@@ -464,14 +546,14 @@ func (f *File) Validate() error {
 			return bad("%d tiles: a %s certificate has no proof data", len(f.Tiles), f.Kind)
 		}
 	default:
-		return bad("kind is %q, want %q, %q, %q, %q or %q", f.Kind, KindPieces, KindClosedForm, KindPureDP, KindDeltaPieces, KindDeltaCorners)
+		return bad("kind is %q, want %q, %q, %q, %q, %q or %q", f.Kind, KindPieces, KindClosedForm, KindPureDP, KindDeltaPieces, KindDeltaCorners, KindRanges)
 	}
 	for _, x := range nums {
 		if !IsDecimal(x.v) {
 			return bad("%s is %q, must be a finite decimal number", x.name, x.v)
 		}
 	}
-	if f.Kind != KindPieces {
+	if f.Kind != KindPieces && f.Kind != KindRanges {
 		return nil
 	}
 	if len(f.Tiles) == 0 {

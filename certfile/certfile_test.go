@@ -253,3 +253,47 @@ func TestDeltaCorners(t *testing.T) {
 		}
 	}
 }
+
+// TestRanges: NewRanges writes the groups' c exactly and no c, the file
+// round-trips, its name lists the groups, and Validate rejects a ranges
+// file without groups, with a c, with too many groups or a group of n 0,
+// and a file of another kind with groups.
+func TestRanges(t *testing.T) {
+	s := sample()
+	pt := RangePoint{Point: Point{D: 2, K: 2, N: 4, Alpha: 5, Eps: 1, Claim: 0.9, LB: 0.8, L0: 0.2, L1: 0.6, L2: 0.1,
+		Tau: 2e-9, LogU: 2.9, Tiles: [][4]float64{{math.Inf(-1), 0, math.Inf(-1), math.Inf(1)}}},
+		GroupN: []int{2, 2}, GroupC: []float64{0.1, 0.3}}
+	f := NewRanges(pt)
+	if f.Kind != KindRanges || f.C != "" || len(f.Groups) != 2 || f.Groups[0].C != Exact(0.1) || f.Groups[1].N != 2 {
+		t.Fatalf("NewRanges: %+v", f)
+	}
+	if got, want := f.Name(), "ranges-d2-k2-c0.1x2-c0.3x2-alpha5-eps1.json"; got != want {
+		t.Errorf("name %q, want %q", got, want)
+	}
+	var b bytes.Buffer
+	if err := f.Encode(&b); err != nil {
+		t.Fatal(err)
+	}
+	g, err := Decode(&b)
+	if err != nil || !reflect.DeepEqual(f, g) {
+		t.Fatalf("round trip: %v\n%+v\n%+v", err, f, g)
+	}
+	for name, mutate := range map[string]func(f *File){
+		"no groups":   func(f *File) { f.Groups = nil },
+		"c":           func(f *File) { f.C = "0.1" },
+		"17 groups":   func(f *File) { f.Groups = make([]Group, MaxRangeGroups+1) },
+		"group n 0":   func(f *File) { f.Groups[0].N = 0 },
+		"group c bad": func(f *File) { f.Groups[1].C = "0x1" },
+		"no tiles":    func(f *File) { f.Tiles = nil },
+	} {
+		h := NewRanges(pt)
+		mutate(h)
+		if err := h.Validate(); !errors.Is(err, ErrFormat) {
+			t.Errorf("%s: Validate gives %v", name, err)
+		}
+	}
+	s.Groups = f.Groups
+	if err := s.Validate(); !errors.Is(err, ErrFormat) || !strings.Contains(err.Error(), "groups") {
+		t.Errorf("a pieces file with groups: Validate gives %v", err)
+	}
+}

@@ -133,6 +133,15 @@ type Result struct {
 	ViolationP        float64 // that point (p, q), when Violation
 	ViolationQ        float64
 	Seconds           float64
+	// Groups are the bit groups (n_g bits sharing c_g, in increasing c_g)
+	// of CertifyRanges with several distinct c_l; nil otherwise.
+	Groups []Group
+}
+
+// Group is n bits sharing c (CertifyRanges).
+type Group struct {
+	N int
+	C float64
 }
 
 // Certify proves an upper bound on Post_{alpha,1}(eps) at n = d k. It

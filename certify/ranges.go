@@ -34,8 +34,11 @@ const MaxRangeTerms = 4096
 // is Certify at n = d k, c. The Result's LB is bounds.RangeLower of the
 // given ranges (below Post), Upper is the proved bound capped by
 // bounds.RangeUpperBound's, C is the smallest c_l and N is d k; Proved
-// means Upper - LB <= tol, which needs the ranges symmetric. Settings.Tiling
-// is honoured only through Certify (every c_l equal). Errors: invalid input
+// means Upper - LB <= tol, which needs the ranges symmetric. With several
+// c_l, Groups are the (n_g, c_g) and Settings.Tiling keeps the tiling, so
+// that Result.File exports the ranges certificate (certfile.KindRanges)
+// of exactly this proof; with every c_l equal the run is Certify's and
+// the file its pieces certificate. Errors: invalid input
 // (wrapping ErrInput) or more than MaxRangeTerms terms (wrapping ErrInput).
 func CertifyRanges(ctx context.Context, ranges []bounds.Range, k int, alpha, eps float64, s *Settings) (r Result, err error) {
 	for _, err := range []error{bounds.CheckRanges(ranges), check.K(k), check.Alpha(alpha), check.Eps(eps)} {
@@ -88,10 +91,13 @@ func CertifyRanges(ctx context.Context, ranges []bounds.Range, k int, alpha, eps
 		r.Status, r.Method = Proved, MethodClosed
 		return r, nil
 	}
-	// No tiling: the certificate file states F_n of one c (Result.File).
+	for _, g := range groups {
+		r.Groups = append(r.Groups, Group{N: g.n, C: g.c})
+	}
 	pr := newProblemModel(newGroupModel(groups, alpha), alpha, eps, bounds.Logit(alpha, eps), tol)
 	r.L0, r.L1, r.L2, r.Slack = pr.l0, pr.k1, pr.k2, pr.tau
 	r.LogU = pr.logU
+	pr.tiling = s != nil && s.Tiling
 	pr.prove(ctx, &r, maxBoxes)
 	if r.Upper-r.LB <= tol {
 		r.Status = Proved

@@ -8,6 +8,7 @@ import (
 	"math/big"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"testing"
 	"time"
@@ -90,7 +91,8 @@ func checkInvariants(t *testing.T, f *certfile.File, lb float64) {
 
 // FuzzCheck mutates the honest certificates through their parsed fields:
 // one scalar field (c, alpha, eps, claim, l0, l1, l2, tau, log_u, d, k or
-// n; those of its kind) scaled by 1+rel and shifted by abs, and one end of one tile replaced
+// n; those of its kind; for a ranges certificate also its first two
+// groups' c and n) scaled by 1+rel and shifted by abs, and one end of one tile replaced
 // by a value (NaN leaves it, ±Inf gives "inf" or "-inf"). d, k and n stay
 // in [1, 64] so that a call stays fast (Check's work is O(n) before its
 // first context check; MaxN caps it at 10^7 for real inputs).
@@ -107,8 +109,17 @@ func FuzzCheck(f *testing.F) {
 		honest := files[int(which)%len(files)]
 		g := *honest
 		g.Tiles = append([][4]string(nil), honest.Tiles...)
+		g.Groups = slices.Clone(honest.Groups)
 		strs := []*string{&g.C, &g.Alpha, &g.Eps, &g.Claim, &g.L0, &g.L1, &g.L2, &g.Tau, &g.LogU}
 		ints := []*int{&g.D, &g.K, &g.N}
+		none, nint := "", 0 // the group fields of a file with fewer groups: left as they are
+		for i := range 2 {
+			if i < len(g.Groups) {
+				strs, ints = append(strs, &g.Groups[i].C), append(ints, &g.Groups[i].N)
+			} else {
+				strs, ints = append(strs, &none), append(ints, &nint)
+			}
+		}
 		switch fi := int(field) % (len(strs) + len(ints) + 1); {
 		case fi < len(strs) && *strs[fi] == "":
 			// A field this kind does not have (closed-form, pure-dp): the
@@ -123,6 +134,8 @@ func FuzzCheck(f *testing.F) {
 				t.Skip() // nothing to write: certificates hold no NaN
 			}
 			*strs[fi] = certfile.Num(y)
+		case fi < len(strs)+len(ints) && *ints[fi-len(strs)] == 0:
+			// A group this file does not have.
 		case fi < len(strs)+len(ints):
 			p := ints[fi-len(strs)]
 			y := float64(*p)*(1+rel) + abs
@@ -136,7 +149,8 @@ func FuzzCheck(f *testing.F) {
 			g.Tiles[ti][int(end)%4] = certfile.Num(val)
 		}
 		lb := math.NaN()
-		if g.D == honest.D && g.K == honest.K && g.C == honest.C && g.Alpha == honest.Alpha && g.Eps == honest.Eps {
+		if g.D == honest.D && g.K == honest.K && g.C == honest.C && g.Alpha == honest.Alpha && g.Eps == honest.Eps &&
+			slices.Equal(g.Groups, honest.Groups) {
 			lb, _ = strconv.ParseFloat(honest.LB, 64)
 		}
 		checkInvariants(t, &g, lb)
@@ -176,7 +190,7 @@ func FuzzCheckBytes(f *testing.F) {
 		}
 		lb := math.NaN()
 		for _, h := range files {
-			if g.D == h.D && g.K == h.K && g.C == h.C && g.Alpha == h.Alpha && g.Eps == h.Eps {
+			if g.D == h.D && g.K == h.K && g.C == h.C && g.Alpha == h.Alpha && g.Eps == h.Eps && slices.Equal(g.Groups, h.Groups) {
 				lb, _ = strconv.ParseFloat(h.LB, 64)
 			}
 		}

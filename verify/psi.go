@@ -16,7 +16,9 @@ type problem struct {
 	a, am1, oma ival // alpha, alpha - 1, 1 - alpha
 	f, k1, k2   ival
 	rhs         *big.Float // lower end of L0 + Tau
-	bj, bpj, dj []ival     // B_j, B'_j, B_j - B'_j
+	bj, bpj, dj []ival     // B_j, B'_j, B_j - B'_j (A_i, A'_i, D_i of terms.go)
+	side        []int8     // the side of each term (terms.go)
+	pairThird   bool       // no term of unknown side: pairedThird applies
 	coefs       map[[2]int]ival
 }
 
@@ -368,12 +370,14 @@ func quadMax(gp, gq, hpp, hpq, hqq ival, dp, dq ival) *big.Float {
 // With B0 = f R0(p1, q2) - k1: half 0 <= g(p1, q2) B0 when B0 <= 0, else
 // g(p2, q1) B0. The terms j > n/2 pair with g(1-p, 1-q) in the mirror way
 // (R1 largest at (p2, q1)), the middle term of an even n is the constant
-// B_{n/2}, and G(q, p) is bounded below as in monotone.
+// B_{n/2}, and G(q, p) is bounded below as in monotone. Any split of the
+// terms between the halves is valid (u_j/p decreases in p whatever the
+// sign of D_j): for a ranges certificate the halves are the sides of
+// terms.go, a term of unknown side going with half 0.
 func (pr *problem) paired(p1, p2, q1, q2 coord) *big.Float {
 	if p1.x.lo.Sign() <= 0 || q1.xb.lo.Sign() <= 0 {
 		return nil
 	}
-	n := len(pr.bj) - 1
 	// Odds at the corners: (1-p1)/p1, (1-q2)/q2 for half 0 and
 	// p2/(1-p2), q1/(1-q1) for half 1 (q2 may be 1: odds 0; q1 may be 0).
 	op1, oq2 := p1.xb.div(p1.x), ival{}
@@ -385,12 +389,12 @@ func (pr *problem) paired(p1, p2, q1, q2 coord) *big.Float {
 	op2, oq1 := p2.x.div(p2.xb), q1.x.div(q1.xb)
 	r0, r1 := newUp(prec), newUp(prec)
 	for j := range pr.bj {
-		switch {
-		case 2*j < n:
+		switch pr.side[j] {
+		case sideLo, sideUnknown:
 			u := pr.bj[j].add(pr.bpj[j].mul(op1))
 			v := pr.bj[j].add(pr.bpj[j].mul(oq2))
 			r0 = addR(r0, pr.gUpper(u.hi, v.lo), true)
-		case 2*j > n:
+		case sideHi:
 			u := pr.bpj[j].add(pr.bj[j].mul(op2))
 			v := pr.bpj[j].add(pr.bj[j].mul(oq1))
 			r1 = addR(r1, pr.gUpper(u.hi, v.lo), true)
@@ -421,8 +425,8 @@ func (pr *problem) paired(p1, p2, q1, q2 coord) *big.Float {
 		return nil
 	}
 	ub := addR(h0, h1, true)
-	if n%2 == 0 {
-		ub = addR(ub, newUp(prec).Mul(pr.f.hi, pr.bj[n/2].hi), true)
+	if m := len(pr.bj) - 1; pr.side[m/2] == sideMid {
+		ub = addR(ub, newUp(prec).Mul(pr.f.hi, pr.bj[m/2].hi), true)
 	}
 	hl := addR(pr.gLower(q1.x.lo, p2.x.hi), pr.gLower(q2.xb.lo, p1.xb.hi), false)
 	return subR(ub, newDown(prec).Mul(pr.k2.lo, hl), true)
@@ -441,9 +445,14 @@ func (pr *problem) paired(p1, p2, q1, q2 coord) *big.Float {
 // range is spanned by its values at the four corners; half 1 (j > n/2,
 // D_j < 0) is (-1)^o c_k P1 (f R1 - k1) with P1 = (1-p)^(a-i) (1-q)^(1-a-j)
 // and u_j/(1-p) = B'_j + B_j p/(1-p) increasing in p; the middle term of
-// an even n has D = 0. The G^T part is as in derivs.
+// an even n has D = 0. The G^T part is as in derivs. The halves are the
+// sides of terms.go (for a pieces certificate j < n/2 and j > n/2); when
+// a term's side is unknown, the sign of D_j is not known constant on a
+// half, and pairedThird returns nil (no enclosure).
 func (pr *problem) pairedThird(p1, p2, q1, q2 coord, kinds [][2]int, gt []ival) []ival {
-	n := len(pr.bj) - 1
+	if !pr.pairThird {
+		return nil
+	}
 	corners := [4][2]coord{{p1, q1}, {p1, q2}, {p2, q1}, {p2, q2}}
 	r := make([][2]ival, len(kinds)) // ranges of R0, R1 per kind
 	for c, pq := range corners {
@@ -456,10 +465,10 @@ func (pr *problem) pairedThird(p1, p2, q1, q2 coord, kinds [][2]int, gt []ival) 
 		for j := range pr.bj {
 			h := 0
 			b, bp := pr.bj[j], pr.bpj[j]
-			switch {
-			case 2*j == n:
+			switch pr.side[j] {
+			case sideMid:
 				continue
-			case 2*j > n:
+			case sideHi:
 				h, b, bp = 1, pr.bpj[j], pr.bj[j]
 			}
 			lw := b.add(bp.mul(odds[h][0])).log()

@@ -3,6 +3,7 @@ package verify
 import (
 	"math"
 	"math/big"
+	"slices"
 )
 
 // problem64 is the inequality of problem (psi.go) with every constant
@@ -25,7 +26,9 @@ type problem64 struct {
 	lft, k1t    fi      // log(f e^tau), k1 e^tau
 	mid         float64 // B_(n/2) e^-sigma, rounded up (n even)
 	rhs         float64 // at most L0 + Tau
-	bj, bpj, dj []fi    // B_j, B'_j, B_j - B'_j for j in 0..n (all of them)
+	bj, bpj, dj []fi    // B_j, B'_j, B_j - B'_j for j in 0..n (all of them; A_i, A'_i, D_i of terms.go, n = T - 1)
+	side        []int8  // the side of each term (terms.go)
+	pairThird   bool    // no term of unknown side: pairedThird applies
 	lo, hi      int     // the window
 	// Upper bounds of the sums over the j outside the window of B_j,
 	// B'_j, E_j = (B_j + B'_j)^a B'_j^(1-a) and E'_j = (B_j +
@@ -88,7 +91,8 @@ func eachWeight(n int, c *big.Rat, fn func(j int, b ival)) {
 // newProblem64 encloses the constants of c in float64. windowed selects
 // the windowed sums (for n >= windowFrom); else every j is summed.
 func newProblem64(c *cert, rhs *big.Float, windowed bool) *problem64 {
-	n := c.n
+	gs := c.grps()
+	n := termCount(gs, math.MaxInt) - 1 // the last term's number: c.n for one group
 	one := pt64(1)
 	a := ratFi(c.alpha)
 	pr := &problem64{n: n, a: a, am1: a.sub(one), oma: one.sub(a)}
@@ -117,12 +121,12 @@ func newProblem64(c *cert, rhs *big.Float, windowed bool) *problem64 {
 	pr.k1t = log0(ratFi(c.l1)).add(ratFi(ae2.Mul(ae2, c.eps).Sub(tr, ae2))).exp()
 	pr.rhs = floatDown(rhs)
 	pr.bj, pr.bpj, pr.dj = make([]fi, n+1), make([]fi, n+1), make([]fi, n+1)
-	win := windowed && n >= windowFrom
+	win := windowed && len(gs) == 1 && n >= windowFrom
 	var lb []fi // log B_j
 	if win {
 		lb = make([]fi, n+1)
 	}
-	eachWeight(n, c.c, func(j int, b ival) {
+	eachTerm(gs, func(j int, b ival) {
 		if 2*j == n {
 			pr.mid = expHi(up(logBig(b).hi - pr.sigma))
 		}
@@ -135,6 +139,8 @@ func newProblem64(c *cert, rhs *big.Float, windowed bool) *problem64 {
 	for j := range pr.dj {
 		pr.dj[j] = pr.bj[j].sub(pr.bpj[j])
 	}
+	pr.side = sides(gs, n+1)
+	pr.pairThird = !slices.Contains(pr.side, sideUnknown)
 	for i := range 4 {
 		for j := range 4 {
 			pr.coefs[i][j] = falling64(pr.a, i).mul(falling64(pr.oma, j))
@@ -711,7 +717,6 @@ func quadMax64(gp, gq, hpp, hpq, hqq fi, dp, dq fi) float64 {
 // sB - k1) g(p, q) (or the mirror).
 func (pr *problem64) paired(p1, p2, q1, q2 coord64) float64 {
 	inf := math.Inf(1)
-	n := pr.n
 	// r0 and r1 stay +Inf for a half that cannot be paired (an edge, or
 	// odds that overflow).
 	r0, r1 := inf, inf
@@ -733,12 +738,13 @@ func (pr *problem64) paired(p1, p2, q1, q2 coord64) float64 {
 		return inf // the monotone bound
 	}
 	for j := pr.lo; j < pr.hi; j++ {
+		s := pr.side[j]
 		switch {
-		case 2*j < n && r0 < inf:
+		case (s == sideLo || s == sideUnknown) && r0 < inf:
 			u := pr.bj[j].add(pr.bpj[j].mul(op1))
 			v := pr.bj[j].add(pr.bpj[j].mul(oq2))
 			r0 = up(r0 + pr.gRatio(u.hi, v.lo))
-		case 2*j > n && r1 < inf:
+		case s == sideHi && r1 < inf:
 			u := pr.bpj[j].add(pr.bj[j].mul(op2))
 			v := pr.bpj[j].add(pr.bj[j].mul(oq1))
 			r1 = up(r1 + pr.gRatio(u.hi, v.lo))
@@ -762,10 +768,11 @@ func (pr *problem64) paired(p1, p2, q1, q2 coord64) float64 {
 	if h0 == inf || h1 == inf {
 		var m [2]float64
 		for j := pr.lo; j < pr.hi; j++ {
+			s := pr.side[j]
 			switch {
-			case 2*j < n && h0 == inf:
+			case (s == sideLo || s == sideUnknown) && h0 == inf:
 				m[0] = up(m[0] + pr.termUpper(j, p1, p2, q1, q2))
-			case 2*j > n && h1 == inf:
+			case s == sideHi && h1 == inf:
 				m[1] = up(m[1] + pr.termUpper(j, p1, p2, q1, q2))
 			}
 		}
@@ -777,7 +784,7 @@ func (pr *problem64) paired(p1, p2, q1, q2 coord64) float64 {
 		}
 	}
 	ub := up(h0 + h1)
-	if n%2 == 0 {
+	if pr.side[pr.n/2] == sideMid {
 		ub = up(ub + mulUp(pr.f.hi, pr.mid))
 	}
 	ub = up(ub - pr.k2H(p1, p2, q1, q2))
@@ -792,7 +799,9 @@ func (pr *problem64) paired(p1, p2, q1, q2 coord64) float64 {
 // at most P^i Q^j tail / P0 in magnitude (as in derivsGT); R1's with
 // (1-p, 1-q) in P0's place.
 func (pr *problem64) pairedThird(p1, p2, q1, q2 coord64, kinds [][2]int, gt []fi) []fi {
-	n := pr.n
+	if !pr.pairThird {
+		return nil // a term of unknown side (problem.pairedThird)
+	}
 	corners := [4][2]coord64{{p1, q1}, {p1, q2}, {p2, q1}, {p2, q2}}
 	r := make([][2]fi, len(kinds))
 	sums := make([][2]fi, len(kinds))
@@ -833,10 +842,10 @@ func (pr *problem64) pairedThird(p1, p2, q1, q2 coord64, kinds [][2]int, gt []fi
 		for j := pr.lo; j < pr.hi; j++ {
 			h := 0
 			b, bp := pr.bj[j], pr.bpj[j]
-			switch {
-			case 2*j == n:
+			switch pr.side[j] {
+			case sideMid:
 				continue
-			case 2*j > n:
+			case sideHi:
 				h, b, bp = 1, pr.bpj[j], pr.bj[j]
 			}
 			lw := b.add(bp.mul(odds[h][0])).log()

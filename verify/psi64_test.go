@@ -28,13 +28,20 @@ func TestBounds64AbovePsi(t *testing.T) {
 		bits int
 	}
 	var probs []prob
-	for _, name := range []string{"d5-k1-c0.1-alpha5-eps3.json", "d1-k1-c0.3-alpha50-eps1.json"} {
+	for _, name := range []string{"d5-k1-c0.1-alpha5-eps3.json", "d1-k1-c0.3-alpha50-eps1.json", rangesTwo, rangesThree} {
 		c, err := parse(honest(t, name))
 		if err != nil {
 			t.Fatal(err)
 		}
 		probs = append(probs, prob{name, c, 180})
 	}
+	// Groups with log-odds log 4 = 2 log 2: terms whose side is unknown
+	// (no paired third derivatives; paired puts them with half 0).
+	unk := &cert{n: 6, d: 3, k: 2, alpha: big.NewRat(5, 1), eps: big.NewRat(1, 1),
+		groups: []group{{2, big.NewRat(1, 5)}, {4, big.NewRat(1, 3)}},
+		l0:     big.NewRat(1, 1), l1: big.NewRat(3, 10), l2: big.NewRat(1, 5), tau: new(big.Rat), logU: big.NewRat(-1, 2)}
+	unk.c = unk.groups[0].c
+	probs = append(probs, prob{"made-up groups", unk, 180})
 	for _, n := range []int{300, 800} {
 		probs = append(probs, prob{"made-up", &cert{n: n, d: n, k: 1, c: big.NewRat(45, 100), alpha: big.NewRat(5, 1), eps: big.NewRat(1, 1),
 			l0: big.NewRat(1, 1), l1: big.NewRat(3, 10), l2: big.NewRat(1, 5), tau: new(big.Rat), logU: big.NewRat(-1, 2)}, 8})

@@ -14,7 +14,7 @@ import (
 // tightest; a third reach far into the edges.
 func TestBoundsAbovePsi(t *testing.T) {
 	rng := rand.New(rand.NewPCG(25, 3))
-	for _, name := range []string{"d5-k1-c0.1-alpha5-eps3.json", "d1-k1-c0.3-alpha50-eps1.json"} {
+	for _, name := range []string{"d5-k1-c0.1-alpha5-eps3.json", "d1-k1-c0.3-alpha50-eps1.json", rangesTwo, rangesThree} {
 		c, err := parse(honest(t, name))
 		if err != nil {
 			t.Fatal(err)

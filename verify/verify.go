@@ -36,6 +36,11 @@
 //
 // psi(p, q) = psi(1-p, 1-q) (F_n's terms j and n-j swap, G's two halves
 // swap), so the half square covers the square.
+//
+// A ranges certificate (certfile.KindRanges) is checked the same way with
+// F's terms over the count vectors of its groups (terms.go): item 1 also
+// checks the groups (checkGroups, at most MaxTerms terms), and the sums
+// are not windowed.
 package verify
 
 import (
@@ -44,6 +49,7 @@ import (
 	"fmt"
 	"math"
 	"math/big"
+	"slices"
 	"strconv"
 
 	"github.com/bernamp/bernamp/certfile"
@@ -91,6 +97,9 @@ type cert struct {
 	c, alpha, eps, claim  *big.Rat
 	l0, l1, l2, tau, logU *big.Rat
 	tiles                 []box
+	// groups are the bit groups of a ranges certificate (c is nil then);
+	// nil for a pieces certificate, whose one group is (n, c) (grps).
+	groups []group
 }
 
 func parseRat(name, s string) (*big.Rat, error) {
@@ -124,11 +133,22 @@ func parse(f *certfile.File) (*cert, error) {
 		return nil, fmt.Errorf("%w: %v", ErrMalformed, err)
 	}
 	c := &cert{d: f.D, k: f.K, n: f.N}
+	for i, g := range f.Groups {
+		r, err := parseRat(fmt.Sprintf("group %d c", i+1), g.C)
+		if err != nil {
+			return nil, err
+		}
+		c.groups = append(c.groups, group{g.N, r})
+	}
+	cs := f.C
+	if f.Kind == certfile.KindRanges {
+		cs = f.Groups[0].C // the smallest c_g (checked in Check)
+	}
 	for _, x := range []struct {
 		name string
 		s    string
 		dst  **big.Rat
-	}{{"c", f.C, &c.c}, {"alpha", f.Alpha, &c.alpha}, {"eps", f.Eps, &c.eps}, {"claim", f.Claim, &c.claim},
+	}{{"c", cs, &c.c}, {"alpha", f.Alpha, &c.alpha}, {"eps", f.Eps, &c.eps}, {"claim", f.Claim, &c.claim},
 		{"l0", f.L0, &c.l0}, {"l1", f.L1, &c.l1}, {"l2", f.L2, &c.l2}, {"tau", f.Tau, &c.tau}, {"log_u", f.LogU, &c.logU}} {
 		r, err := parseRat(x.name, x.s)
 		if err != nil {
@@ -184,11 +204,14 @@ func Check(ctx context.Context, f *certfile.File, o *Options) (Report, error) {
 	case c.n != c.d*c.k || c.n/c.k != c.d:
 		return reject("n = %d is not d k = %d x %d", c.n, c.d, c.k)
 	case c.c.Sign() <= 0 || c.c.Cmp(half) >= 0:
-		return reject("c = %s is not in (0, 1/2)", f.C)
+		return reject("c = %s is not in (0, 1/2)", c.c.FloatString(20))
 	case c.alpha.Cmp(one) <= 0:
 		return reject("alpha = %s is not > 1", f.Alpha)
 	case c.eps.Sign() < 0:
 		return reject("eps = %s is negative", f.Eps)
+	}
+	if why := checkGroups(c); why != "" {
+		return reject("%s", why)
 	}
 	// 2. Multipliers.
 	if c.l1.Cmp(zero) < 0 {
@@ -266,12 +289,13 @@ type checker struct {
 	// maxFallback caps fallback (Options.MaxFallback; 0: no cap).
 	maxFallback int
 	ctx         context.Context // ends the proof between boxes
+	terms       int             // the terms of F: n + 1 for a pieces certificate
 }
 
 func newChecker(c *cert) *checker {
 	rhs := ratIval(new(big.Rat).Add(c.l0, c.tau)).lo
 	fast := newProblem64(c, rhs, true)
-	ch := &checker{c: c, rhs: rhs, fast: fast, full: fast}
+	ch := &checker{c: c, rhs: rhs, fast: fast, full: fast, terms: len(fast.bj)}
 	if fast.windowed() {
 		ch.full = fast.full()
 	}
@@ -288,7 +312,8 @@ func (ch *checker) big() *problem {
 // testNoFallback is a test hook: the big.Float bounds are not tried.
 var testNoFallback bool
 
-// bigFallbackMaxN is the largest n for which a box that the float64 bounds
+// bigFallbackMaxN is the largest n (for a ranges certificate the number
+// of terms less one) for which a box that the float64 bounds
 // do not close is re-tried in big.Float: beyond it the big.Float bounds
 // (O(n) exp and log at 128 bits each, about 1 s a box at n = 10^4) would
 // let a rejected file take hours. The box is then split, or rejected,
@@ -331,7 +356,7 @@ func (ch *checker) bound(t box) (closed, near bool, text string) {
 // bigBound says whether psi <= rhs is proved on t by a big.Float bound
 // (for n <= bigFallbackMaxN), with the bound as text.
 func (ch *checker) bigBound(t box) (bool, string) {
-	if testNoFallback || ch.c.n > bigFallbackMaxN || ch.maxFallback > 0 && ch.fallback >= ch.maxFallback {
+	if testNoFallback || ch.terms > bigFallbackMaxN+1 || ch.maxFallback > 0 && ch.fallback >= ch.maxFallback {
 		return false, ""
 	}
 	ch.fallback++
@@ -367,7 +392,7 @@ func (ch *checker) centerValue(t box, useBig bool) *string {
 			return &s
 		}
 	}
-	if !useBig || testNoFallback || ch.c.n > bigFallbackMaxN || ch.maxFallback > 0 && ch.fallback >= ch.maxFallback {
+	if !useBig || testNoFallback || ch.terms > bigFallbackMaxN+1 || ch.maxFallback > 0 && ch.fallback >= ch.maxFallback {
 		return nil
 	}
 	if v := ch.big().centerValue(t); v != nil && v.Cmp(ch.rhs) > 0 {
@@ -423,29 +448,21 @@ func newProblem(c *cert) *problem {
 	einv := pr.am1.mul(ratIval(c.eps)).neg().exp() // 1/E
 	pr.k1, pr.k2 = ratIval(c.l1).mul(einv), ratIval(c.l2).mul(einv)
 	pr.rhs = ratIval(new(big.Rat).Add(c.l0, c.tau)).lo
-	cc := ratIval(c.c)
-	cb := one.sub(cc)
-	// Powers c^i and (1-c)^i for i = 0..n, and C(n, j) exactly by
-	// C(n, j) = C(n, j-1) (n-j+1) / j: O(n) steps.
-	n := c.n
-	cp, cbp := make([]ival, n+1), make([]ival, n+1)
-	cp[0], cbp[0] = one, one
-	for i := 1; i <= n; i++ {
-		cp[i], cbp[i] = cp[i-1].mul(cc), cbp[i-1].mul(cb)
+	// The weights of each group by exact binomials and repeated products
+	// (O(n_g) steps), multiplied over the count vectors (terms.go).
+	gs := c.grps()
+	ws := make([][]ival, len(gs))
+	for g, gr := range gs {
+		ws[g] = groupWeights(gr.n, gr.c)
 	}
-	binom := big.NewInt(1)
-	for j := 0; j <= n; j++ {
-		if j > 0 {
-			binom.Mul(binom, big.NewInt(int64(n-j+1)))
-			binom.Quo(binom, big.NewInt(int64(j))) // exact
-		}
-		bin := intIval(binom)
-		b := bin.mul(cp[j]).mul(cbp[n-j])
-		bp := bin.mul(cp[n-j]).mul(cbp[j])
-		pr.bj = append(pr.bj, b)
-		pr.bpj = append(pr.bpj, bp)
-		pr.dj = append(pr.dj, b.sub(bp))
+	t := termCount(gs, math.MaxInt)
+	pr.bj, pr.bpj, pr.dj = make([]ival, t), make([]ival, t), make([]ival, t)
+	products(gs, ws, func(i int, a ival) { pr.bj[i], pr.bpj[t-1-i] = a, a })
+	for i := range pr.bj {
+		pr.dj[i] = pr.bj[i].sub(pr.bpj[i])
 	}
+	pr.side = sides(gs, t)
+	pr.pairThird = !slices.Contains(pr.side, sideUnknown)
 	return pr
 }
 

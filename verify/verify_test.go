@@ -123,7 +123,13 @@ func TestRejectsMutations(t *testing.T) {
 // wantRejected checks that f is rejected for a failure mentioning reason.
 func wantRejected(t *testing.T, what string, f *certfile.File, reason string) {
 	t.Helper()
-	r, err := Check(context.Background(), f, &Options{MaxExtra: 2000})
+	wantRejectedWith(t, what, f, reason, &Options{MaxExtra: 2000})
+}
+
+// wantRejectedWith is wantRejected with the options o.
+func wantRejectedWith(t *testing.T, what string, f *certfile.File, reason string, o *Options) {
+	t.Helper()
+	r, err := Check(context.Background(), f, o)
 	switch {
 	case err != nil:
 		t.Errorf("%s: error %v", what, err)

@@ -406,15 +406,15 @@ func (j *job) run(ctx context.Context, stdout, stderr io.Writer, seen func(*reco
 const progressEvery = 500 * time.Millisecond
 
 // writeCertificate writes the certificate of r to dir: the proof Post found
-// (the pieces inequality with the first-order multipliers, or its
-// pieces-max or pieces-lp fallback, the file saying which) and, with the
-// check, the checker accepted. A row whose post_upper is a pieces bound
-// without a certificate file (ranges with several c_l, without the check)
-// is an error, never a silent gap in dir.
+// (the pieces inequality with the first-order multipliers, its pieces-max
+// or pieces-lp fallback, the file saying which, or the ranges certificate)
+// and, with the check, the checker accepted. A row whose post_upper is a
+// pieces bound without a certificate file (a bug) is an error, never a
+// silent gap in dir.
 func writeCertificate(dir string, r bernamp.Result) error {
 	if r.Certificate == nil {
 		if r.Method == bernamp.MethodPieces || r.Method == bernamp.MethodPiecesRanges {
-			return fmt.Errorf("post_upper %v (%s) has no certificate file: ranges with several c_l have none yet", r.PostUpper, r.Method)
+			return fmt.Errorf("post_upper %v (%s) has no certificate file", r.PostUpper, r.Method)
 		}
 		return nil
 	}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"strings"
 
 	"github.com/bernamp/bernamp/certfile"
 	"github.com/bernamp/bernamp/parallel"
@@ -60,7 +61,7 @@ func runVerify(ctx context.Context, args []string, stdout io.Writer) error {
 		point := describeCertificate(f)
 		if r.Accepted {
 			proof := ""
-			if f.Kind == certfile.KindPieces {
+			if f.Kind == certfile.KindPieces || f.Kind == certfile.KindRanges {
 				proof = fmt.Sprintf("; %d tiles, %d boxes", r.Tiles, r.Boxes)
 			}
 			fmt.Fprintf(stdout, "%s: accept (%s: claim %s >= bound %s%s)\n", files[i], point, certfile.Short(f.Claim), certfile.Num(r.Bound), proof)
@@ -114,13 +115,22 @@ func verifyDir(ctx context.Context, dir string, workers int, stdout io.Writer) e
 
 // describeCertificate names f's kind (and the method of a pieces file
 // other than the first-order multipliers) and point, numbers in their
-// short float64 form (the file holds them exactly).
+// short float64 form (the file holds them exactly); for a ranges
+// certificate its groups as c_g x n_g (n_g bits sharing c_g).
 func describeCertificate(f *certfile.File) string {
 	kind := f.Kind
 	if f.Method != "" {
 		kind += " (" + f.Method + ")"
 	}
-	s := fmt.Sprintf("%s at d %d, k %d, c %s", kind, f.D, f.K, certfile.Short(f.C))
+	c := certfile.Short(f.C)
+	if f.Kind == certfile.KindRanges {
+		var gs []string
+		for _, g := range f.Groups {
+			gs = append(gs, fmt.Sprintf("%s x %d", certfile.Short(g.C), g.N))
+		}
+		c = strings.Join(gs, "; ")
+	}
+	s := fmt.Sprintf("%s at d %d, k %d, c %s", kind, f.D, f.K, c)
 	for _, x := range []struct{ name, v string }{{"alpha", f.Alpha}, {"eps", f.Eps}, {"delta", f.Delta}, {"eps_out", f.EpsOut}} {
 		if x.v != "" {
 			s += fmt.Sprintf(", %s %s", x.name, certfile.Short(x.v))
