@@ -136,6 +136,7 @@ func runGridFile(ctx context.Context, args []string, stdout, stderr io.Writer, t
 	var write, command string
 	fs.StringVar(&write, "write", "", "write the grid file of the axis flags and solver settings to FILE (- for stdout) instead of running one")
 	fs.StringVar(&command, "command", "post", "with --write: the command of the grid file, post or bounds")
+	fs.StringVar(&flags.planFrom, "plan-from", "", "CSV file of an earlier run of the grid (such as merge's): its seconds column is each point's cost for --shard's split and the run order; points not in it get the estimate")
 	var noCheck bool
 	fs.BoolVar(&noCheck, "no-check", false, "skip the independent checker of post's certificates (checked by default)")
 	solverFlags := newFlagSet("", &flags, solverOpts|withoutWorkers|withoutNoTiming|withoutMaxMemory)
@@ -170,7 +171,7 @@ func runGridFile(ctx context.Context, args []string, stdout, stderr io.Writer, t
 	}
 	// The file fixes the grid and the solver; the flags say how to run it.
 	o.format, o.force, o.out, o.resume, o.shard, o.quiet = flags.format, flags.force, flags.out, flags.resume, flags.shard, flags.quiet
-	o.workers, o.noTiming, o.memFlag = flags.workers, flags.noTiming, flags.memFlag
+	o.workers, o.noTiming, o.memFlag, o.planFrom = flags.workers, flags.noTiming, flags.memFlag, flags.planFrom
 	o.check = !noCheck
 	g, err := newGrid(o.grid, o.force)
 	if err != nil {

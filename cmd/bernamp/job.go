@@ -29,6 +29,10 @@ type job struct {
 	shard    shard
 	progress bool // show the progress line on stderr
 	kept     int  // rows kept from --out and its journal by --resume (set by run)
+	// planned is the cost in seconds of each grid point read by
+	// --plan-from, -1 where the file has none; nil without --plan-from.
+	planned []float64
+	found   int // points of the grid with a cost in the --plan-from file
 }
 
 // newJob validates the options of a command of the flag groups given and
@@ -51,6 +55,11 @@ func newJob(cmd string, g *grid, o *options, groups int, term tty) (*job, error)
 		return nil, err
 	}
 	j := &job{g: g, o: o, shard: sh, progress: term.stderr && !o.quiet}
+	if o.planFrom != "" {
+		if j.planned, j.found, err = readPlan(o.planFrom, g); err != nil {
+			return nil, err
+		}
+	}
 	if cmd == "post" {
 		if o.method == solver.MethodFull {
 			for _, d := range g.d {
@@ -124,8 +133,17 @@ func (j *job) cost(p bernamp.Params) float64 {
 	return max(s, closedForms)
 }
 
+// costAt is the cost of grid point i: its seconds in the --plan-from
+// file, or where it has none (or without --plan-from) the estimate cost.
+func (j *job) costAt(i int) float64 {
+	if j.planned != nil && j.planned[i] >= 0 {
+		return j.planned[i]
+	}
+	return j.cost(j.g.at(i))
+}
+
 // byCost returns the positions 0, ..., len(idx)-1 ordered by decreasing
-// estimated cost of the points idx[r], ties in order of position.
+// cost (costAt) of the points idx[r], ties in order of position.
 func (j *job) byCost(idx []int) []int { return j.byCostAt(idx, allPositions(len(idx))) }
 
 // byCostAt is byCost of the points idx[todo[r]].
@@ -133,7 +151,7 @@ func (j *job) byCostAt(idx, todo []int) []int {
 	costs := make([]float64, len(todo))
 	order := make([]int, len(todo))
 	for r, p := range todo {
-		costs[r] = j.cost(j.g.at(idx[p]))
+		costs[r] = j.costAt(idx[p])
 		order[r] = r
 	}
 	slices.SortStableFunc(order, func(a, b int) int { return -cmpFloat(costs[a], costs[b]) })
@@ -151,9 +169,9 @@ func cmpFloat(a, b float64) int {
 }
 
 // selected returns the grid indices of the job's shard in grid order. The
-// points, ranked by decreasing estimated cost (ties in grid order), go one
-// by one to the shard with the least estimated cost so far (ties to the
-// lowest shard): longest processing time first, so the shards' estimated
+// points, ranked by decreasing estimated cost (costAt: the --plan-from
+// file's seconds, else the estimate; ties in grid order), go one by one to
+// the shard with the least estimated cost so far (ties to the lowest shard): longest processing time first, so the shards' estimated
 // costs differ by at most one point's, and every point is in exactly one
 // shard.
 func (j *job) selected() []int {
@@ -189,7 +207,7 @@ func (j *job) plan(all []int) shardPlan {
 	}
 	for _, r := range j.byCost(all) {
 		s := h[0].shard // the least loaded
-		c := j.cost(j.g.at(all[r]))
+		c := j.costAt(all[r])
 		p.of[r] = int32(s)
 		p.points[s]++
 		p.cost[s] += c
@@ -227,7 +245,8 @@ func (h loadHeap) down(i int) {
 }
 
 // shardLine is the line a shard run prints on stderr: its share of the
-// grid and its estimated cost against the mean shard.
+// grid and its estimated cost against the mean shard, and with --plan-from
+// how many points' costs came from the file.
 func (j *job) shardLine() string {
 	p := j.plan(allPositions(j.g.n))
 	total, hi := 0.0, 0.0
@@ -242,8 +261,12 @@ func (j *job) shardLine() string {
 		}
 		return c / mean
 	}
-	return fmt.Sprintf("bernamp: shard %d/%d: %d of %d points, estimated cost %.3f x the mean shard (largest %.3f x)\n",
-		j.shard.i, j.shard.n, p.points[j.shard.i], j.g.n, ratio(p.cost[j.shard.i]), ratio(hi))
+	from := ""
+	if j.planned != nil {
+		from = fmt.Sprintf("; costs of %d of %d points from %s, the rest estimated", j.found, j.g.n, j.o.planFrom)
+	}
+	return fmt.Sprintf("bernamp: shard %d/%d: %d of %d points, estimated cost %.3f x the mean shard (largest %.3f x)%s\n",
+		j.shard.i, j.shard.n, p.points[j.shard.i], j.g.n, ratio(p.cost[j.shard.i]), ratio(hi), from)
 }
 
 // journalID names what the rows of the job depend on: the grid, the shard
@@ -261,6 +284,9 @@ func (j *job) journalID() string {
 	}
 	fmt.Fprintf(h, "bernamp sweep 1\nd %v\nk %v\nc %s\nalpha %s\neps %s\nranges %s\nshard %d/%d lpt\nno-timing %v\n",
 		g.d, g.k, floats(g.c), floats(g.alpha), floats(g.eps), formatRanges(g.ranges), j.shard.i, j.shard.n, j.o.noTiming)
+	if j.planned != nil && j.shard.n > 1 { // the split depends on the costs
+		fmt.Fprintf(h, "plan %s\n", floats(j.planned))
+	}
 	if j.settings != nil {
 		o := j.o
 		fmt.Fprintf(h, "post tol %s method %s certify %v check %v timeout %v max-memory %d\n",

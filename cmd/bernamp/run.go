@@ -141,6 +141,7 @@ type options struct {
 	out      string // CSV file of the rows; "" means stdout
 	resume   bool   // skip the rows already in out
 	shard    string // i/n
+	planFrom string // grid only: CSV file of an earlier run whose seconds are the points' costs
 	quiet    bool   // no progress line
 	preset   string // demo only
 	figure   string // demo only
