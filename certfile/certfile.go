@@ -97,6 +97,12 @@ const (
 	// L2, Tau, LogU and Tiles are empty; LB is the lower bound on delta'
 	// (informational).
 	KindDeltaCorners = "delta-corners"
+	// KindProfile is the composed-accounting claim of compose's PLD route
+	// (see profile.go): T adaptive steps of a mechanism released through
+	// the k samples of d coins in [c, 1-c] (or released as is, c = 0),
+	// each step dominated by the discrete privacy loss distribution the
+	// file holds, are (eps, delta)-DP with eps or delta the claim.
+	KindProfile = "profile"
 )
 
 // MaxBytes is the largest file Decode reads: 1 GiB, about ten million
@@ -143,6 +149,8 @@ type File struct {
 	// Tiles are boxes [S1, S2] x [T1, T2] in logit coordinates, each as
 	// [S1, S2, T1, T2].
 	Tiles [][4]string `json:"tiles,omitempty"`
+	// Profile is the data of a KindProfile certificate (nil otherwise).
+	Profile *Profile `json:"profile,omitempty"`
 }
 
 // Num formats x as the shortest decimal that reads back as x, or "inf",
@@ -257,6 +265,8 @@ func NewDeltaCorners(d, k int, c, eps, delta, epsOut, claim, lb float64) *File {
 // Numbers are in their shortest float64 form (c 0.1, not its exact expansion).
 func (f *File) Name() string {
 	switch f.Kind {
+	case KindProfile:
+		return f.profileName()
 	case KindPureDP:
 		return fmt.Sprintf("pure-d%d-k%d-c%s-eps%s.json", f.D, f.K, Short(f.C), Short(f.Eps))
 	case KindDeltaPieces, KindDeltaCorners:
@@ -380,6 +390,9 @@ func (f *File) Validate() error {
 	}
 	if f.D < 1 || f.K < 1 || f.N < 1 {
 		return bad("d, k, n are %d, %d, %d, must be >= 1", f.D, f.K, f.N)
+	}
+	if f.Kind == KindProfile || f.Profile != nil {
+		return f.validateProfile()
 	}
 	nums := []struct{ name, v string }{{"c", f.C}, {"eps", f.Eps}, {"claim", f.Claim}, {"lb", f.LB}}
 	proof := []struct{ name, v string }{{"l0", f.L0}, {"l1", f.L1}, {"l2", f.L2}, {"tau", f.Tau}, {"log_u", f.LogU}}
