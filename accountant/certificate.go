@@ -10,12 +10,13 @@ import (
 )
 
 // Source names a Composition's mechanism for its profile certificate
-// (certfile.KindProfile): Kind "gaussian" with Sensitivity and Sigma. Kind
-// "" means a mechanism the independent checker has no bound for: its claim
-// is reported not checked (bernamp.CheckNone).
+// (certfile.KindProfile): Kind "gaussian" with Sensitivity and Sigma,
+// "laplace" with Sensitivity and B, "rr" with PTrue. Kind "" means a
+// mechanism the independent checker has no bound for: its claim is
+// reported not checked (bernamp.CheckNone).
 type Source struct {
-	Kind               string
-	Sensitivity, Sigma float64
+	Kind                      string
+	Sensitivity, Sigma, B, PT float64
 }
 
 // Claim margins. The checker (package verify) composes the certificate's
@@ -36,8 +37,8 @@ const (
 // withMargin returns the claim the certificate states for the solver's
 // upper value v (eps at a delta when byDelta, else delta at an eps).
 func withMargin(v float64, byDelta bool, steps int) float64 {
-	if math.IsInf(v, 0) || math.IsNaN(v) {
-		return v
+	if math.IsInf(v, 0) || math.IsNaN(v) || v == 0 {
+		return v // 0: checked as it is
 	}
 	if byDelta {
 		return math.Nextafter(v*(1+epsMarginRel)+epsMarginAbs, math.Inf(1))
@@ -56,12 +57,12 @@ func certifyProfile(ctx context.Context, q Composition, acc *pld.Account, c *Cla
 	byDelta := q.Delta > 0
 	c.Upper = withMargin(c.Upper, byDelta, q.Steps)
 	fwd, rev := acc.StepPLDs()
-	if q.Source.Kind != "gaussian" || fwd == nil || math.IsInf(c.Upper, 0) || math.IsNaN(c.Upper) {
+	if q.Source.Kind == "" || fwd == nil || math.IsInf(c.Upper, 0) || math.IsNaN(c.Upper) {
 		c.Check = bernamp.Check{Status: bernamp.CheckNone}
 		return
 	}
 	pt := certfile.ProfilePoint{D: q.Kernel.D, K: q.Kernel.K, C: q.Kernel.C, Mechanism: q.Source.Kind,
-		Sensitivity: q.Source.Sensitivity, Sigma: q.Source.Sigma, Steps: q.Steps, ByDelta: byDelta, Delta: q.Delta, Eps: q.Eps,
+		Sensitivity: q.Source.Sensitivity, Sigma: q.Source.Sigma, B: q.Source.B, PTrue: q.Source.PT, Steps: q.Steps, ByDelta: byDelta, Delta: q.Delta, Eps: q.Eps,
 		Claim: c.Upper, H: fwd.H, Lo: fwd.Lo, Probs: fwd.Probs, Inf: fwd.Inf}
 	if !math.IsNaN(c.Lower) && !math.IsInf(c.Lower, 0) {
 		pt.LB = c.Lower

@@ -23,11 +23,15 @@ import (
 // shortest round-trip form, and the PLD the file states is the one of
 // those float64 values (strconv.ParseFloat of each string).
 type Profile struct {
-	Mechanism string `json:"mechanism"` // gaussian (the checker bounds no other yet)
+	Mechanism string `json:"mechanism"` // gaussian, laplace or rr (randomized response)
 	// Sensitivity and Sigma are the Gaussian mechanism's L2 sensitivity
-	// and noise (mu = Sensitivity/Sigma), exact decimals.
+	// and noise (mu = Sensitivity/Sigma); Sensitivity and B the Laplace
+	// mechanism's L1 sensitivity and scale; PTrue the probability that
+	// randomized response reports the true bit. Exact decimals.
 	Sensitivity    string `json:"sensitivity,omitempty"`
 	Sigma          string `json:"sigma,omitempty"`
+	B              string `json:"b,omitempty"`
+	PTrue          string `json:"p_true,omitempty"`
 	Steps          int    `json:"steps"`
 	Query          string `json:"query"` // "eps" or "delta" (the package doc above)
 	Discretization string `json:"discretization"`
@@ -55,7 +59,8 @@ type ProfilePoint struct {
 	D, K               int
 	C                  float64 // 0: no amplification
 	Mechanism          string
-	Sensitivity, Sigma float64 // gaussian
+	Sensitivity, Sigma float64 // gaussian (Sensitivity also laplace)
+	B, PTrue           float64 // laplace, rr
 	Steps              int
 	ByDelta            bool    // Query "eps": eps claimed at Delta
 	Delta, Eps         float64 // the question's fixed side
@@ -82,8 +87,13 @@ func NewProfile(pt ProfilePoint) *File {
 	f := &File{Format: Format, Version: Version, Kind: KindProfile, D: pt.D, K: pt.K, N: pt.D * pt.K,
 		C: Exact(pt.C), Claim: Exact(pt.Claim), LB: Num(pt.LB)}
 	pr := &Profile{Mechanism: pt.Mechanism, Steps: pt.Steps, Discretization: Exact(pt.H), Remove: newPMF(pt.Lo, pt.Probs, pt.Inf)}
-	if pt.Mechanism == "gaussian" {
+	switch pt.Mechanism {
+	case "gaussian":
 		pr.Sensitivity, pr.Sigma = Exact(pt.Sensitivity), Exact(pt.Sigma)
+	case "laplace":
+		pr.Sensitivity, pr.B = Exact(pt.Sensitivity), Exact(pt.B)
+	case "rr":
+		pr.PTrue = Exact(pt.PTrue)
 	}
 	if pt.RevProbs != nil {
 		a := newPMF(pt.RevLo, pt.RevProbs, pt.RevInf)
@@ -139,8 +149,13 @@ func (f *File) validateProfile() error {
 	default:
 		return bad("query is %q, want \"eps\" or \"delta\"", p.Query)
 	}
-	if p.Mechanism == "gaussian" {
+	switch p.Mechanism {
+	case "gaussian":
 		nums = append(nums, struct{ name, v string }{"sensitivity", p.Sensitivity}, struct{ name, v string }{"sigma", p.Sigma})
+	case "laplace":
+		nums = append(nums, struct{ name, v string }{"sensitivity", p.Sensitivity}, struct{ name, v string }{"b", p.B})
+	case "rr":
+		nums = append(nums, struct{ name, v string }{"p_true", p.PTrue})
 	}
 	for _, x := range nums {
 		if !IsDecimal(x.v) {

@@ -169,3 +169,22 @@ func (a *amplifier) up(delta, gm1 float64) float64 {
 	}
 	return min(best, delta)
 }
+
+// laplaceUp returns an upper bound on the Laplace mechanism's profile at
+// eps >= 0, e0 = sensitivity/b: delta(eps) = 1 - e^((eps - e0)/2) below
+// e0, 0 from e0 on (it increases in e0).
+func laplaceUp(e0 fi, eps float64) float64 {
+	if eps >= e0.hi {
+		return 0
+	}
+	x := pt64(eps).sub(e0).scale(0.5)
+	return min(1, max(0, up(1-expLo(x.lo))))
+}
+
+// rrUp returns an upper bound on binary randomized response's profile at
+// eps >= 0, q = max(p, 1-p): delta(eps) = [q - e^eps (1 - q)]_+ (it
+// increases in q).
+func rrUp(q fi, eps float64) float64 {
+	v := q.hi - dn(expLo(eps)*dn(1-q.hi))
+	return min(1, max(0, up(v)))
+}

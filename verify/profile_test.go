@@ -159,13 +159,15 @@ const (
 	profileRow = "profile-gaussian-d1-k1-c0.1-steps100-delta1e-05.json" // math.md 3d's row: eps 19.61
 	profileEps = "profile-gaussian-d1-k1-c0.1-steps10-eps3.json"
 	profileN4  = "profile-gaussian-d2-k2-c0.2-steps20-delta1e-06.json"
+	profileLap = "profile-laplace-d2-k1-c0.1-steps20-delta1e-06.json"
+	profileRR  = "profile-rr-d1-k1-c0.1-steps20-delta1e-06.json"
 )
 
 // TestProfileHonest: the certificates compose wrote are accepted; the
 // Gaussian sigma 2, c 0.1, T 100 row claims eps 19.61 at delta 1e-5 (the
 // composed exact profile of docs/compose.md).
 func TestProfileHonest(t *testing.T) {
-	for _, name := range []string{profileRow, profileEps, profileN4} {
+	for _, name := range []string{profileRow, profileEps, profileN4, profileLap, profileRR} {
 		f := readProfile(t, name)
 		rep, err := Check(context.Background(), f, nil)
 		if err != nil || !rep.Accepted {
@@ -216,7 +218,7 @@ func TestProfileMutations(t *testing.T) {
 			f.Profile.Remove.Probs[i] = certfile.Num(massAt(f, i) - m)
 			f.Profile.Remove.Probs[i-1] = certfile.Num(massAt(f, i-1) + m)
 		}},
-		{"infinity mass changed", profileRow, "not 1", func(f *certfile.File) { f.Profile.Remove.InfinityMass = "1e-6" }},
+		{"infinity mass changed", profileRow, "not 1", func(f *certfile.File) { f.Profile.Remove.InfinityMass = "1e-4" }},
 		{"sigma lowered", profileRow, "does not dominate", func(f *certfile.File) { f.Profile.Sigma = "1.9" }},
 		{"sensitivity raised", profileN4, "does not dominate", func(f *certfile.File) { f.Profile.Sensitivity = "1.05" }},
 		{"c lowered", profileRow, "does not dominate", func(f *certfile.File) { f.C = "0.09" }},
@@ -226,6 +228,13 @@ func TestProfileMutations(t *testing.T) {
 		{"lower_loss lowered", profileN4, "does not dominate", func(f *certfile.File) { f.Profile.Remove.LowerLoss -= 3 }},
 		{"lower_loss raised", profileN4, "above delta", func(f *certfile.File) { f.Profile.Remove.LowerLoss += 10 }},
 		{"n not d k", profileRow, "not d k", func(f *certfile.File) { f.N = 3 }},
+		{"laplace b lowered", profileLap, "does not dominate", func(f *certfile.File) { f.Profile.B = "0.95" }},
+		{"laplace claim lowered", profileLap, "above delta", func(f *certfile.File) {
+			c, _ := strconv.ParseFloat(f.Claim, 64)
+			f.Claim = certfile.Num(c - 0.01)
+		}},
+		{"rr p_true raised", profileRR, "does not dominate", func(f *certfile.File) { f.Profile.PTrue = "0.81" }},
+		{"rr steps raised", profileRR, "above delta", func(f *certfile.File) { f.Profile.Steps = 21 }},
 		{"too many steps for the checker", profileRow, "cap", func(f *certfile.File) { f.Profile.Steps = 1 << 20 }},
 	} {
 		f := readProfile(t, tc.file)
@@ -242,9 +251,9 @@ func TestProfileMutations(t *testing.T) {
 // hostile shape is malformed.
 func TestProfileNotCovered(t *testing.T) {
 	f := readProfile(t, profileRow)
-	f.Profile.Mechanism = "laplace"
+	f.Profile.Mechanism = "cauchy"
 	if rep, err := Check(context.Background(), f, nil); !errors.Is(err, ErrUnsupported) || rep.Accepted {
-		t.Errorf("laplace: %+v, %v", rep, err)
+		t.Errorf("cauchy: %+v, %v", rep, err)
 	}
 	f = readProfile(t, profileRow)
 	f.D, f.N = 5000, 5000

@@ -382,6 +382,7 @@ func (co *composeOptions) check(set map[string]bool) (composeJob, error) {
 			return job, err
 		}
 		job.profile, err = pld.Laplace(co.sensitivity, co.b)
+		job.source = accountant.Source{Kind: "laplace", Sensitivity: co.sensitivity, B: co.b}
 		if err == nil {
 			curve, err = rdp.Laplace(co.b/co.sensitivity, nil)
 			job.curve = &curve
@@ -399,6 +400,7 @@ func (co *composeOptions) check(set map[string]bool) (composeJob, error) {
 		if job.profile, err = pld.RandomizedResponse(p); err != nil {
 			return job, usagef("--p-true: %s", bare(err))
 		}
+		job.source = accountant.Source{Kind: "rr", PT: p}
 	case "subsampled-gaussian":
 		if err := need("sigma", co.sigma); err != nil {
 			return job, err

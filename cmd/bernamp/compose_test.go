@@ -228,7 +228,7 @@ func TestComposeProgress(t *testing.T) {
 
 // TestComposeChecked: compose checks its claim by default (the profile
 // certificate, package verify) and says so; --no-check says off; a
-// mechanism the checker does not cover says none; --certificate-out
+// mechanism the checker does not cover (the subsampled Gaussian) says none; --certificate-out
 // writes the file that bernamp verify accepts. The row is docs/compose.md's
 // Gaussian sigma 2, c 0.1, T 100: eps 19.61 at delta 1e-5.
 func TestComposeChecked(t *testing.T) {
@@ -241,7 +241,9 @@ func TestComposeChecked(t *testing.T) {
 	}{
 		{[]string{"--mechanism", "gaussian", "--sigma", "2", "--certificate-out", dir}, "verified"},
 		{[]string{"--mechanism", "gaussian", "--sigma", "2", "--no-check"}, "off"},
-		{[]string{"--mechanism", "laplace", "--b", "2"}, "none"},
+		{[]string{"--mechanism", "laplace", "--b", "2"}, "verified"},
+		{[]string{"--mechanism", "rr", "--p-true", "0.75"}, "verified"},
+		{[]string{"--mechanism", "subsampled-gaussian", "--q", "0.01", "--sigma", "1"}, "none"},
 		{[]string{"--mechanism", "gaussian", "--sigma", "2", "--d", "3", "--steps", "1"}, "verified"}, // one step: the profile's own value
 	} {
 		var out, errb bytes.Buffer
@@ -254,7 +256,7 @@ func TestComposeChecked(t *testing.T) {
 		if len(f) < 12 || f[10] != tc.check {
 			t.Errorf("%v: %s; want check %s", tc.extra, out.String(), tc.check)
 		}
-		if tc.check == "verified" && f[3] == "100" {
+		if tc.check == "verified" && f[3] == "100" && tc.extra[1] == "gaussian" {
 			eps, _ := strconv.ParseFloat(f[6], 64)
 			if math.Abs(eps-19.61) > 0.005 {
 				t.Errorf("eps_upper %v, want 19.61", eps)
