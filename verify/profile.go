@@ -91,60 +91,47 @@ func checkProfile(ctx context.Context, f *certfile.File) (Report, error) {
 	case f.N != f.D*f.K || f.N/f.K != f.D:
 		return reject("n = %d is not d k = %d x %d", f.N, f.D, f.K)
 	}
-	// The mechanism's profile from above at eps >= 0.
-	var mech func(float64) float64
-	positive := func(fields ...[2]string) ([]fi, error) {
-		rs, err := parseFields(f, fields...)
-		if err != nil {
-			return nil, err
-		}
-		out := make([]fi, len(rs))
-		for i, r := range rs {
-			if r.Sign() <= 0 {
-				return nil, fmt.Errorf("%s %s must be > 0", fields[i][0], fields[i][1])
-			}
-			out[i] = ratFi(r)
-		}
-		return out, nil
+	// The mechanism's profile from above at eps >= 0, from its parameters
+	// (each > 0).
+	params := map[string][][2]string{
+		"gaussian": {{"sensitivity", pr.Sensitivity}, {"sigma", pr.Sigma}},
+		"laplace":  {{"sensitivity", pr.Sensitivity}, {"b", pr.B}},
+		"rr":       {{"p_true", pr.PTrue}},
 	}
+	fields, ok := params[pr.Mechanism]
+	if !ok {
+		return rep, fmt.Errorf("%w: mechanism %q (the checker bounds gaussian, laplace and rr profiles)", ErrUnsupported, pr.Mechanism)
+	}
+	prs, err := parseFields(f, fields...)
+	if err != nil {
+		return Report{}, err
+	}
+	v := make([]fi, len(prs))
+	for i, r := range prs {
+		if r.Sign() <= 0 {
+			return reject("%s %s must be > 0", fields[i][0], fields[i][1])
+		}
+		v[i] = ratFi(r)
+	}
+	var mech func(float64) float64
 	switch pr.Mechanism {
 	case "gaussian":
-		v, err := positive([2]string{"sensitivity", pr.Sensitivity}, [2]string{"sigma", pr.Sigma})
-		if errors.Is(err, ErrMalformed) {
-			return Report{}, err
-		} else if err != nil {
-			return reject("%v", err)
-		}
 		mu := v[0].div(v[1])
 		mech = func(e float64) float64 { return gaussianUp(mu, e) }
 	case "laplace":
-		v, err := positive([2]string{"sensitivity", pr.Sensitivity}, [2]string{"b", pr.B})
-		if errors.Is(err, ErrMalformed) {
-			return Report{}, err
-		} else if err != nil {
-			return reject("%v", err)
-		}
 		e0 := v[0].div(v[1])
 		mech = func(e float64) float64 { return laplaceUp(e0, e) }
 	case "rr":
-		v, err := positive([2]string{"p_true", pr.PTrue})
-		if errors.Is(err, ErrMalformed) {
-			return Report{}, err
-		} else if err != nil {
-			return reject("%v", err)
-		}
 		if v[0].hi >= 1 {
 			return reject("p_true %s is not below 1", pr.PTrue)
 		}
-		q := v[0]
-		if q.hi <= 0.5 { // q = max(p, 1-p)
+		q := v[0] // q = max(p, 1-p)
+		if q.hi <= 0.5 {
 			q = pt64(1).sub(q)
 		} else if q.lo < 0.5 {
 			q = fi{0.5, max(q.hi, up(1-q.lo))}
 		}
 		mech = func(e float64) float64 { return rrUp(q, e) }
-	default:
-		return rep, fmt.Errorf("%w: mechanism %q (the checker bounds gaussian, laplace and rr profiles)", ErrUnsupported, pr.Mechanism)
 	}
 	h, exact := hr.Float64()
 	if !exact || !(h > 0) || h > 1 {
