@@ -56,11 +56,9 @@ const maxSlack = 1e-9
 //  3. Composition. The T-fold composition of the mixture has finite
 //     masses (1 - a)^T p^{*T} (losses raised by T shift) and infinity mass
 //     1 - ((1 - a) S_P)^T <= T (1 - S_P + a). The T-fold convolution p^{*T}
-//     is computed by repeated squaring with the FFT of profile_fft.go,
-//     each result carried with a bound on its 2-norm error, tails trimmed
-//     pessimistically (mass below the kept range moved up onto its lowest
-//     point, mass above it to +infinity, each bounded by the computed sum
-//     plus the error bound times the square root of its length).
+//     (of the tilted masses, composedDelta) is computed by one transform,
+//     the pointwise power and one inverse transform (convPower), with a
+//     bound on its 2-norm error.
 //  4. The claim: with one step, delta(eps) <= the bound on g(eps)
 //     (checked first, without the PLD); else delta(eps) <= sum_l q(l) [1 - e^(eps - T shift - l)]_+ +
 //     e_2 sqrt(#{l > eps - T shift}) + (trimmed to +inf) + T (1 - S_P + a),
@@ -377,7 +375,10 @@ func composedDelta(ctx context.Context, p []float64, lo int, h float64, steps in
 			pt[j] = up(v * expHi(ex.hi))
 		}
 	}
-	comp, err := composePower(ctx, pt, lo, steps)
+	if err := ctx.Err(); err != nil {
+		return 0, err
+	}
+	x, e2, err := convPower(pt, steps)
 	if err != nil {
 		return 0, err
 	}
@@ -385,8 +386,8 @@ func composedDelta(ctx context.Context, p []float64, lo int, h float64, steps in
 	// e^-(lambda l - T nu) w_l, the errors by Cauchy-Schwarz.
 	sum, sq := 0.0, 0.0
 	tnu := pt64(float64(steps)).mul(pt64(nu))
-	for i, v := range comp.x {
-		l := pt64(float64(comp.lo + i)).mul(pt64(h))
+	for i, v := range x {
+		l := pt64(float64(steps*lo + i)).mul(pt64(h))
 		if l.hi <= x0 {
 			continue
 		}
@@ -395,68 +396,7 @@ func composedDelta(ctx context.Context, p []float64, lo int, h float64, steps in
 		sum = up(sum + up(up(v*e)*w))
 		sq = up(sq + up(up(e*w)*up(e*w)))
 	}
-	return up(sum + up(comp.e2*up(math.Sqrt(sq)))), nil
-}
-
-// measure is a finite measure on the grid carried by the composition: the
-// computed masses x on indices lo.., ||x - X||_2 <= e2 for the exact
-// measure X it stands for (the exact convolution power of the tilted
-// step), mass an upper bound on X's total.
-type measure struct {
-	lo   int
-	x    []float64
-	e2   float64
-	mass float64
-}
-
-func (m *measure) massUp() float64 {
-	s, _ := norms(m.x)
-	return up(s + up(m.e2*up(math.Sqrt(float64(len(m.x))))))
-}
-
-// mul returns the measure of the convolution of a and b.
-func mul(a, b *measure) (*measure, error) {
-	x, e, err := convolve(a.x, b.x)
-	if err != nil {
-		return nil, err
-	}
-	b1, _ := norms(b.x)
-	e2 := up(e + up(up(a.e2*b1)+up(a.mass*b.e2)))
-	r := &measure{lo: a.lo + b.lo, x: x, e2: e2}
-	r.mass = r.massUp()
-	return r, nil
-}
-
-// composePower returns the measure of p^{*T} by repeated squaring.
-func composePower(ctx context.Context, p []float64, lo, steps int) (*measure, error) {
-	base := &measure{lo: lo, x: append([]float64(nil), p...)}
-	base.mass = base.massUp()
-	var acc *measure
-	for t := steps; ; {
-		if err := ctx.Err(); err != nil {
-			return nil, err
-		}
-		if t&1 == 1 {
-			if acc == nil {
-				acc = &measure{lo: base.lo, x: append([]float64(nil), base.x...), e2: base.e2, mass: base.mass}
-			} else {
-				r, err := mul(acc, base)
-				if err != nil {
-					return nil, err
-				}
-				acc = r
-			}
-		}
-		t >>= 1
-		if t == 0 {
-			return acc, nil
-		}
-		r, err := mul(base, base)
-		if err != nil {
-			return nil, err
-		}
-		base = r
-	}
+	return up(sum + up(e2*up(math.Sqrt(sq)))), nil
 }
 
 // tilt returns lambda in [0, lambdaMax] with the mean of the tilted step

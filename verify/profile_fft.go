@@ -169,56 +169,85 @@ func norms(x []float64) (n1, n2 float64) {
 	return s1, up(math.Sqrt(s2))
 }
 
-// convolve returns the computed linear convolution of a, b >= 0, clamped
-// at 0, and an upper bound on the 2-norm of its difference from the exact
-// convolution (the package's error model above). Errors: a transform
-// longer than maxFFT.
-func convolve(a, b []float64) ([]float64, float64, error) {
-	n := len(a) + len(b) - 1
-	L := 1
-	for L < n {
+// convPower returns the computed T-fold convolution power of a >= 0
+// (length (len a - 1) T + 1), clamped at 0, and an upper bound on the
+// 2-norm of its difference from the exact power, by one transform, the
+// pointwise power and one inverse transform (L >= the result's length: no
+// wrap). With A = F a, A^ its computed transform (||A^ - A||_2 <= kappa
+// sqrt(L) ||a||_2), R >= max_k max(|A_k|, |A^_k|) (|A_k| <= ||a||_1) and
+// G = R^(T-1): |A^_k^T - A_k^T| <= T G |A^_k - A_k|; the power by m <=
+// 2 log2 T complex products is within rho = (1 + sqrt2 gamma_2)^m - 1 of
+// A^_k^T, relatively. So the computed P has ||P - A^T||_2 <= Delta = G
+// sqrt(L) ||a||_2 (T kappa + rho (1 + kappa)), ||A^T||_2 <= G sqrt(L)
+// ||a||_2, and after the inverse transform (kappa sqrt(L) ||P||_2) and the
+// exact division by L
+//
+//	||c^ - a^{*T}||_2 <= G ||a||_2 ((1 + kappa)(T kappa + rho (1 + kappa)) + kappa) + tiny.
+//
+// Errors: a transform longer than maxFFT.
+func convPower(a []float64, steps int) ([]float64, float64, error) {
+	n := int64(len(a)-1)*int64(steps) + 1
+	L := 2
+	for int64(L) < n {
 		L <<= 1
-	}
-	L = max(L, 2)
-	if L > maxFFT {
-		return nil, 0, fmt.Errorf("the composition needs a transform of %d points (the checker's cap is %d)", L, maxFFT)
+		if L > maxFFT {
+			return nil, 0, fmt.Errorf("the composition needs a transform of more than %d points (the checker's cap)", maxFFT)
+		}
 	}
 	k := bits.Len(uint(L)) - 1
 	wr, wi := twiddles(L)
-	ar, ai := make([]float64, L), make([]float64, L)
-	copy(ar, a)
-	fft(ar, ai, wr, wi, false)
-	same := len(a) == len(b) && &a[0] == &b[0]
-	br, bi := ar, ai
-	if !same {
-		br, bi = make([]float64, L), make([]float64, L)
-		copy(br, b)
-		fft(br, bi, wr, wi, false)
-	}
+	xr, xi := make([]float64, L), make([]float64, L)
+	copy(xr, a)
+	fft(xr, xi, wr, wi, false)
+	a1, a2 := norms(a)
+	R := a1
+	mults := 0
 	for i := range L {
-		pr := float64(ar[i]*br[i]) - float64(ai[i]*bi[i])
-		pi := float64(ar[i]*bi[i]) + float64(ai[i]*br[i])
-		ar[i], ai[i] = pr, pi
+		m := up(math.Sqrt(up(up(xr[i]*xr[i]) + up(xi[i]*xi[i]))))
+		R = max(R, m)
+		// z^T by binary powering, every product rounded (no fusion).
+		br, bi := xr[i], xi[i]
+		pr, pi := 1.0, 0.0
+		first := true
+		cnt := 0
+		for t := steps; t > 0; t >>= 1 {
+			if t&1 == 1 {
+				if first {
+					pr, pi, first = br, bi, false
+				} else {
+					pr, pi = float64(pr*br)-float64(pi*bi), float64(pr*bi)+float64(pi*br)
+					cnt++
+				}
+			}
+			if t > 1 {
+				br, bi = float64(br*br)-float64(bi*bi), float64(br*bi)+float64(bi*br)
+				cnt++
+			}
+		}
+		mults = max(mults, cnt)
+		xr[i], xi[i] = pr, pi
 	}
-	fft(ar, ai, wr, wi, true)
+	fft(xr, xi, wr, wi, true)
 	out := make([]float64, n)
 	inv := 1 / float64(L) // exact
 	for i := range out {
-		out[i] = max(0, ar[i]*inv)
+		out[i] = max(0, xr[i]*inv)
 	}
-	a1, a2 := norms(a)
-	b1, b2 := norms(b)
 	kappa := fftKappa(k)
-	sqL := math.Sqrt(float64(L)) // exact: L is a power of 4 or up below
-	if sqL*sqL != float64(L) {
-		sqL = up(sqL)
-	}
 	s2 := up(math.Sqrt2 * (1 + u53))
-	bound := func(a1, a2, b1, b2 float64) float64 {
-		binf := up(b1 + up(kappa*up(sqL*b2)))
-		d := up(up(kappa*up(a2*binf)) + up(kappa*up(a1*b2)))
-		d = up(d + up(up(s2*gamma2)*up(up(1+kappa)*up(a2*binf))))
-		return up(up(d+up(kappa*up(up(a2*b1)+d))) + 0x1p-900)
+	rho := 1.0
+	for range mults {
+		rho = up(rho * up(1+up(s2*gamma2)))
 	}
-	return out, min(bound(a1, a2, b1, b2), bound(b1, b2, a1, a2)), nil
+	rho = up(rho - 1)
+	G := 1.0
+	for range steps - 1 {
+		G = up(G * R)
+		if math.IsInf(G, 1) {
+			return nil, 0, fmt.Errorf("the tilted step's transform exceeds 1 too much to raise it to the power %d", steps)
+		}
+	}
+	t := up(up(float64(steps)*kappa) + up(rho*up(1+kappa)))
+	e := up(G * up(a2*up(up(up(1+kappa)*t)+kappa)))
+	return out, up(e + 0x1p-900), nil
 }
