@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/bernamp/bernamp/certfile"
 )
@@ -280,4 +281,45 @@ func TestProfileNotCovered(t *testing.T) {
 	if _, err := Check(context.Background(), f, nil); !errors.Is(err, ErrMalformed) {
 		t.Errorf("negative mass: %v", err)
 	}
+}
+
+// FuzzProfileCheck mutates an honest profile certificate (randomized
+// response, T 20): one mass scaled, the steps, the claim, p_true and the
+// loss offset. Check must not panic, fail only with ErrMalformed,
+// ErrUnsupported or the context's error, and accept only with its
+// checked delta at most the question's.
+func FuzzProfileCheck(f *testing.F) {
+	f.Add(10, 1.0, 20, 0.0, 0.8, 0)
+	f.Add(500, 0.5, 21, -0.1, 0.81, 3)
+	f.Add(-1, 2.0, 0, 1e9, -0.3, -1<<40)
+	f.Fuzz(func(t *testing.T, i int, scale float64, steps int, dclaim, pTrue float64, dlo int) {
+		cf := readProfile(t, profileRR)
+		m := &cf.Profile.Remove
+		if i >= 0 && i < len(m.Probs) && !math.IsNaN(scale) && !math.IsInf(scale, 0) {
+			v, _ := strconv.ParseFloat(m.Probs[i], 64)
+			m.Probs[i] = certfile.Num(v * scale)
+		}
+		cf.Profile.Steps = steps
+		if c, err := strconv.ParseFloat(cf.Claim, 64); err == nil && !math.IsNaN(dclaim) && !math.IsInf(dclaim, 0) {
+			cf.Claim = certfile.Num(c + dclaim)
+		}
+		if !math.IsNaN(pTrue) && !math.IsInf(pTrue, 0) {
+			cf.Profile.PTrue = certfile.Num(pTrue)
+		}
+		m.LowerLoss += dlo
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+		defer cancel()
+		rep, err := Check(ctx, cf, nil)
+		switch {
+		case err != nil:
+			if !errors.Is(err, ErrMalformed) && !errors.Is(err, ErrUnsupported) && ctx.Err() == nil {
+				t.Fatalf("error %v", err)
+			}
+		case rep.Accepted:
+			d, _ := strconv.ParseFloat(cf.Delta, 64)
+			if rep.Bound > d {
+				t.Fatalf("accepted with delta %v above %v", rep.Bound, d)
+			}
+		}
+	})
 }

@@ -57,6 +57,8 @@ type composeRow struct {
 	// CheckFailure says why when not verified.
 	Check        string `json:"check"`
 	CheckFailure string `json:"check_failure,omitempty"`
+	// CheckSeconds is the check's wall time (not in Seconds).
+	CheckSeconds float64 `json:"check_seconds,omitempty"`
 	// Discretization is the PLD grid step used, nats.
 	Discretization float64 `json:"discretization"`
 	Seconds        float64 `json:"seconds"`
@@ -193,6 +195,9 @@ func runCompose(ctx context.Context, args []string, stdout, stderr io.Writer, te
 				r.Seconds = 0
 			}
 			r.set(co, c)
+			if o.noTiming {
+				r.CheckSeconds = 0
+			}
 			r.Discretization = c.H
 			rows = append(rows, r)
 			if total > 1 && term.stderr { // progress on a terminal only, as the other commands
@@ -228,7 +233,7 @@ func (r *composeRow) set(co composeOptions, c accountant.Claim) {
 	} else {
 		r.Eps, r.DeltaUpper, r.DeltaLower, r.DeltaRDP, r.DeltaNoAmp, r.DeltaSingle = &co.eps, opt(c.Upper), opt(c.Lower), opt(c.RDP), opt(c.NoAmp), opt(c.Single)
 	}
-	r.Check = c.Check.Status
+	r.Check, r.CheckSeconds = c.Check.Status, c.Check.Seconds
 	if c.Check.Status != bernamp.CheckVerified {
 		r.CheckFailure = c.Check.Failure
 	}
@@ -503,6 +508,9 @@ func runComposePlan(ctx context.Context, co composeOptions, set map[string]bool,
 		r.Seconds = 0
 	}
 	r.set(co, c)
+	if o.noTiming {
+		r.CheckSeconds = 0
+	}
 	if co.noCheck {
 		r.Check, r.CheckFailure = bernamp.CheckOff, ""
 	}
