@@ -11,12 +11,13 @@ import (
 
 // Source names a Composition's mechanism for its profile certificate
 // (certfile.KindProfile): Kind "gaussian" with Sensitivity and Sigma,
-// "laplace" with Sensitivity and B, "rr" with PTrue. Kind "" means a
+// "laplace" with Sensitivity and B, "rr" with PT (p_true),
+// "subsampled-gaussian" with Sensitivity, Sigma and Q. Kind "" means a
 // mechanism the independent checker has no bound for: its claim is
 // reported not checked (bernamp.CheckNone).
 type Source struct {
-	Kind                      string
-	Sensitivity, Sigma, B, PT float64
+	Kind                         string
+	Sensitivity, Sigma, B, PT, Q float64
 }
 
 // Claim margins. The checker (package verify) composes the certificate's
@@ -62,7 +63,7 @@ func certifyProfile(ctx context.Context, q Composition, acc *pld.Account, c *Cla
 		return
 	}
 	pt := certfile.ProfilePoint{D: q.Kernel.D, K: q.Kernel.K, C: q.Kernel.C, Mechanism: q.Source.Kind,
-		Sensitivity: q.Source.Sensitivity, Sigma: q.Source.Sigma, B: q.Source.B, PTrue: q.Source.PT, Steps: q.Steps, ByDelta: byDelta, Delta: q.Delta, Eps: q.Eps,
+		Sensitivity: q.Source.Sensitivity, Sigma: q.Source.Sigma, B: q.Source.B, PTrue: q.Source.PT, Q: q.Source.Q, Steps: q.Steps, ByDelta: byDelta, Delta: q.Delta, Eps: q.Eps,
 		Claim: c.Upper, H: fwd.H, Lo: fwd.Lo, Probs: fwd.Probs, Inf: fwd.Inf}
 	if !math.IsNaN(c.Lower) && !math.IsInf(c.Lower, 0) {
 		pt.LB = c.Lower

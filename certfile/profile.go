@@ -23,7 +23,7 @@ import (
 // shortest round-trip form, and the PLD the file states is the one of
 // those float64 values (strconv.ParseFloat of each string).
 type Profile struct {
-	Mechanism string `json:"mechanism"` // gaussian, laplace or rr (randomized response)
+	Mechanism string `json:"mechanism"` // gaussian, laplace, rr (randomized response) or subsampled-gaussian
 	// Sensitivity and Sigma are the Gaussian mechanism's L2 sensitivity
 	// and noise (mu = Sensitivity/Sigma); Sensitivity and B the Laplace
 	// mechanism's L1 sensitivity and scale; PTrue the probability that
@@ -32,6 +32,7 @@ type Profile struct {
 	Sigma          string `json:"sigma,omitempty"`
 	B              string `json:"b,omitempty"`
 	PTrue          string `json:"p_true,omitempty"`
+	Q              string `json:"q,omitempty"` // subsampled-gaussian: Poisson sampling rate
 	Steps          int    `json:"steps"`
 	Query          string `json:"query"` // "eps" or "delta" (the package doc above)
 	Discretization string `json:"discretization"`
@@ -61,6 +62,7 @@ type ProfilePoint struct {
 	Mechanism          string
 	Sensitivity, Sigma float64 // gaussian (Sensitivity also laplace)
 	B, PTrue           float64 // laplace, rr
+	Q                  float64 // subsampled-gaussian (with Sensitivity, Sigma)
 	Steps              int
 	ByDelta            bool    // Query "eps": eps claimed at Delta
 	Delta, Eps         float64 // the question's fixed side
@@ -94,6 +96,8 @@ func NewProfile(pt ProfilePoint) *File {
 		pr.Sensitivity, pr.B = Exact(pt.Sensitivity), Exact(pt.B)
 	case "rr":
 		pr.PTrue = Exact(pt.PTrue)
+	case "subsampled-gaussian":
+		pr.Sensitivity, pr.Sigma, pr.Q = Exact(pt.Sensitivity), Exact(pt.Sigma), Exact(pt.Q)
 	}
 	if pt.RevProbs != nil {
 		a := newPMF(pt.RevLo, pt.RevProbs, pt.RevInf)
@@ -156,6 +160,8 @@ func (f *File) validateProfile() error {
 		nums = append(nums, struct{ name, v string }{"sensitivity", p.Sensitivity}, struct{ name, v string }{"b", p.B})
 	case "rr":
 		nums = append(nums, struct{ name, v string }{"p_true", p.PTrue})
+	case "subsampled-gaussian":
+		nums = append(nums, struct{ name, v string }{"sensitivity", p.Sensitivity}, struct{ name, v string }{"sigma", p.Sigma}, struct{ name, v string }{"q", p.Q})
 	}
 	for _, x := range nums {
 		if !IsDecimal(x.v) {

@@ -67,9 +67,11 @@ const maxSlack = 1e-9
 //
 // delta(eps) increases with the mass at high losses and every
 // modification above moves mass up or adds it, so each is on the safe
-// side. The Gaussian, Laplace and randomized-response mechanisms are
-// covered (all symmetric: an add direction, if given, is checked against
-// the same profile); other mechanisms return ErrUnsupported.
+// side. The Gaussian, Laplace, randomized-response and subsampled
+// Gaussian mechanisms are covered (the last in both directions: the
+// remove PLD is checked against the remove profile at e >= 0 and the add
+// one below 0, the add PLD the other way round); other mechanisms return
+// ErrUnsupported.
 func checkProfile(ctx context.Context, f *certfile.File) (Report, error) {
 	if err := f.Validate(); err != nil {
 		return Report{}, fmt.Errorf("%w: %v", ErrMalformed, err)
@@ -92,13 +94,14 @@ func checkProfile(ctx context.Context, f *certfile.File) (Report, error) {
 	// The mechanism's profile from above at eps >= 0, from its parameters
 	// (each > 0).
 	params := map[string][][2]string{
-		"gaussian": {{"sensitivity", pr.Sensitivity}, {"sigma", pr.Sigma}},
-		"laplace":  {{"sensitivity", pr.Sensitivity}, {"b", pr.B}},
-		"rr":       {{"p_true", pr.PTrue}},
+		"gaussian":            {{"sensitivity", pr.Sensitivity}, {"sigma", pr.Sigma}},
+		"laplace":             {{"sensitivity", pr.Sensitivity}, {"b", pr.B}},
+		"rr":                  {{"p_true", pr.PTrue}},
+		"subsampled-gaussian": {{"sensitivity", pr.Sensitivity}, {"sigma", pr.Sigma}, {"q", pr.Q}},
 	}
 	fields, ok := params[pr.Mechanism]
 	if !ok {
-		return rep, fmt.Errorf("%w: mechanism %q (the checker bounds gaussian, laplace and rr profiles)", ErrUnsupported, pr.Mechanism)
+		return rep, fmt.Errorf("%w: mechanism %q (the checker bounds gaussian, laplace, rr and subsampled-gaussian profiles)", ErrUnsupported, pr.Mechanism)
 	}
 	prs, err := parseFields(f, fields...)
 	if err != nil {
@@ -111,7 +114,9 @@ func checkProfile(ctx context.Context, f *certfile.File) (Report, error) {
 		}
 		v[i] = ratFi(r)
 	}
-	var mech func(float64) float64
+	// mech and mechRev bound the two directions' profiles (equal for a
+	// symmetric mechanism).
+	var mech, mechRev func(float64) float64
 	switch pr.Mechanism {
 	case "gaussian":
 		mu := v[0].div(v[1])
@@ -130,6 +135,20 @@ func checkProfile(ctx context.Context, f *certfile.File) (Report, error) {
 			q = fi{0.5, max(q.hi, up(1-q.lo))}
 		}
 		mech = func(e float64) float64 { return rrUp(q, e) }
+	case "subsampled-gaussian":
+		mu, q := v[0].div(v[1]), v[2]
+		if q.lo > 1 {
+			return reject("q %s is above 1", pr.Q)
+		}
+		q.hi = min(q.hi, 1)
+		mech = func(e float64) float64 { return subsampledRemoveUp(mu, q, e) }
+		mechRev = func(e float64) float64 { return subsampledAddUp(mu, q, e) }
+		if pr.Add == nil && q.lo < 1 {
+			return reject("a subsampled gaussian with q < 1 is asymmetric: the certificate needs both directions")
+		}
+	}
+	if mechRev == nil {
+		mechRev = mech
 	}
 	h, exact := hr.Float64()
 	if !exact || !(h > 0) || h > 1 {
@@ -168,26 +187,31 @@ func checkProfile(ctx context.Context, f *certfile.File) (Report, error) {
 		amp.n = f.N
 		amp.M, amp.m = binomialCDFs(f.N, c)
 	}
-	g := func(e float64) float64 { // upper bound on the step's profile at e >= 0
-		return amp.up(mech(e), dn(expLo(e)-1))
-	}
+	// Upper bounds on the step's amplified profile at e >= 0, both
+	// directions (the theorem amplifies each).
+	g := func(e float64) float64 { return amp.up(mech(e), dn(expLo(e)-1)) }
+	gRev := func(e float64) float64 { return amp.up(mechRev(e), dn(expLo(e)-1)) }
 	if pr.Steps == 1 {
 		// One step: the claim is the profile's own value, bounded
 		// directly (the PLD is not needed).
-		if b := g(eps); b <= target {
+		if b := max(g(eps), gRev(eps)); b <= target {
 			rep.Bound, rep.Accepted = b, true
 			return rep, nil
 		}
 	}
 	worst := 0.0
-	for _, d := range []*certfile.PMF{&pr.Remove, pr.Add} {
+	for i, d := range []*certfile.PMF{&pr.Remove, pr.Add} {
 		if d == nil {
 			continue
 		}
 		if err := ctx.Err(); err != nil {
 			return rep, err
 		}
-		bound, msg, err := checkDirection(ctx, d, h, pr.Steps, eps, target, g)
+		fw, rv := g, gRev // the remove direction's PLD; the add one's swaps them
+		if i == 1 {
+			fw, rv = gRev, g
+		}
+		bound, msg, err := checkDirection(ctx, d, h, pr.Steps, eps, target, fw, rv)
 		if err != nil {
 			return rep, err
 		}
@@ -226,7 +250,7 @@ func (a *dd) hi() float64 { return up(up(a.s+a.c) + a.err) }
 
 // checkDirection runs items 1 to 4 on one direction's PLD: the bound on
 // the composed delta at eps, or a rejection message.
-func checkDirection(ctx context.Context, d *certfile.PMF, h float64, steps int, eps, target float64, g func(float64) float64) (float64, string, error) {
+func checkDirection(ctx context.Context, d *certfile.PMF, h float64, steps int, eps, target float64, g, gRev func(float64) float64) (float64, string, error) {
 	n := len(d.Probs)
 	p := make([]float64, n)
 	for i, s := range d.Probs {
@@ -318,8 +342,8 @@ func checkDirection(ctx context.Context, d *certfile.PMF, h float64, steps int, 
 			gHi = g(l.lo)
 			omgLo = dn(1 - gHi)
 		} else {
-			// g(e) = 1 - e^e (1 - g(-e)), e < 0 (the symmetric profile).
-			gr := g(max(0, -l.hi))
+			// g(e) = 1 - e^e (1 - g_rev(-e)), e < 0.
+			gr := gRev(max(0, -l.hi))
 			omgLo = dn(expLo(l.lo) * dn(1-gr))
 			gHi = up(1 - omgLo)
 		}
@@ -339,7 +363,7 @@ func checkDirection(ctx context.Context, d *certfile.PMF, h float64, steps int, 
 		return 0, fmt.Sprintf("the PLD does not dominate the step's profile: below it by %.3g (relative to 1 - f) at loss %v", slack, loss(where).lo), nil
 	}
 	if m := int64(n-1)*int64(steps) + 1; m > maxFFT {
-		return 0, fmt.Sprintf("the composition has %d points (the checker's cap is %d)", m, maxFFT), nil
+		return 0, "", fmt.Errorf("%w: the composition has %d points (the checker's cap is %d)", ErrUnsupported, m, maxFFT)
 	}
 	// 3 and 4. The composition of the finite masses at eps - T shift.
 	x0 := dn(eps - up(float64(steps)*shift))

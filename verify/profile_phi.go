@@ -188,3 +188,50 @@ func rrUp(q fi, eps float64) float64 {
 	v := q.hi - dn(expLo(eps)*dn(1-q.hi))
 	return min(1, max(0, up(v)))
 }
+
+// subsampledRemoveUp returns an upper bound on the remove direction's
+// profile of the Gaussian mechanism on a Poisson sample of rate q (mu =
+// sensitivity/sigma): P = (1-q) N(0, 1) + q N(mu, 1) against Q = N(0, 1),
+// alpha = e^eps, the test x > u at the likelihood-ratio threshold u =
+// log((alpha - 1 + q)/q)/mu + mu/2 attains
+//
+//	delta(eps) = q Phibar(u - mu) - (alpha - 1 + q) Phibar(u).
+//
+// u is only enclosed, so the bound is the supremum over the enclosure of
+// the two monotone terms (the first falls in u, the second rises): above
+// the value at the exact u.
+func subsampledRemoveUp(mu, q fi, eps float64) float64 {
+	w := pt64(eps).exp().sub(pt64(1)).add(q) // alpha - 1 + q > 0
+	if !(w.lo > 0) {
+		w.lo = q.lo
+	}
+	u := w.div(q).log().div(mu).add(mu.scale(0.5))
+	a := phiFi(mu.sub(u)) // Phibar(u - mu) = Phi(mu - u)
+	b := phiFi(u.neg())   // Phibar(u)
+	v := q.hi*a.hi - dn(w.lo*b.lo)
+	return min(1, max(0, up(v)))
+}
+
+// subsampledAddUp returns an upper bound on the add direction's profile
+// (P and Q swapped): with w = 1 - alpha (1-q), 0 once w <= 0, else the test
+// x < u, u = log((e^-eps - 1 + q)/q)/mu + mu/2, attains
+//
+//	delta(eps) = w Phi(u) - alpha q Phi(u - mu),
+//
+// bounded over the enclosure of u as subsampledRemoveUp.
+func subsampledAddUp(mu, q fi, eps float64) float64 {
+	alpha := pt64(eps).exp()
+	w := pt64(1).sub(alpha.mul(pt64(1).sub(q)))
+	if w.hi <= 0 {
+		return 0
+	}
+	arg := pt64(-eps).exp().sub(pt64(1)).add(q) // e^-eps - 1 + q
+	if !(arg.lo > 0) {
+		return min(1, max(0, w.hi)) // near the cutoff: w Phi(u) <= w
+	}
+	u := arg.div(q).log().div(mu).add(mu.scale(0.5))
+	a := phiFi(u)
+	b := phiFi(u.sub(mu))
+	v := w.hi*a.hi - dn(alpha.lo*q.lo*b.lo)
+	return min(1, max(0, up(v)))
+}

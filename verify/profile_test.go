@@ -172,13 +172,14 @@ const (
 	profileN4  = "profile-gaussian-d2-k2-c0.2-steps20-delta1e-06.json"
 	profileLap = "profile-laplace-d2-k1-c0.1-steps20-delta1e-06.json"
 	profileRR  = "profile-rr-d1-k1-c0.1-steps20-delta1e-06.json"
+	profileSub = "profile-subsampled-gaussian-d1-k1-c0.1-steps20-delta1e-06.json"
 )
 
 // TestProfileHonest: the certificates compose wrote are accepted; the
 // Gaussian sigma 2, c 0.1, T 100 row claims eps 19.61 at delta 1e-5 (the
 // composed exact profile of docs/compose.md).
 func TestProfileHonest(t *testing.T) {
-	for _, name := range []string{profileRow, profileEps, profileN4, profileLap, profileRR} {
+	for _, name := range []string{profileRow, profileEps, profileN4, profileLap, profileRR, profileSub} {
 		f := readProfile(t, name)
 		rep, err := Check(context.Background(), f, nil)
 		if err != nil || !rep.Accepted {
@@ -246,7 +247,16 @@ func TestProfileMutations(t *testing.T) {
 		}},
 		{"rr p_true raised", profileRR, "does not dominate", func(f *certfile.File) { f.Profile.PTrue = "0.81" }},
 		{"rr steps raised", profileRR, "above delta", func(f *certfile.File) { f.Profile.Steps = 21 }},
-		{"too many steps for the checker", profileRow, "cap", func(f *certfile.File) { f.Profile.Steps = 1 << 20 }},
+		{"subsampled q raised", profileSub, "does not dominate", func(f *certfile.File) { f.Profile.Q = "0.11" }},
+		{"subsampled add direction dropped", profileSub, "both directions", func(f *certfile.File) { f.Profile.Add = nil }},
+		{"subsampled directions swapped", profileSub, "does not dominate", func(f *certfile.File) {
+			a := *f.Profile.Add
+			f.Profile.Add, f.Profile.Remove = &f.Profile.Remove, a
+		}},
+		{"subsampled claim lowered", profileSub, "above delta", func(f *certfile.File) {
+			c, _ := strconv.ParseFloat(f.Claim, 64)
+			f.Claim = certfile.Num(c - 0.02)
+		}},
 	} {
 		f := readProfile(t, tc.file)
 		tc.mut(f)
@@ -257,8 +267,8 @@ func TestProfileMutations(t *testing.T) {
 	}
 }
 
-// TestProfileNotCovered: a mechanism the checker has no bound for, and an
-// n past its cap, are not checked (ErrUnsupported), never accepted; a
+// TestProfileNotCovered: a mechanism the checker has no bound for, an n
+// or a composition past its caps, are not checked (ErrUnsupported), never accepted; a
 // hostile shape is malformed.
 func TestProfileNotCovered(t *testing.T) {
 	f := readProfile(t, profileRow)
@@ -270,6 +280,11 @@ func TestProfileNotCovered(t *testing.T) {
 	f.D, f.N = 5000, 5000
 	if rep, err := Check(context.Background(), f, nil); !errors.Is(err, ErrUnsupported) || rep.Accepted {
 		t.Errorf("n 5000: %+v, %v", rep, err)
+	}
+	f = readProfile(t, profileRow)
+	f.Profile.Steps = 1 << 20 // a composition past the transform cap
+	if rep, err := Check(context.Background(), f, nil); !errors.Is(err, ErrUnsupported) || rep.Accepted {
+		t.Errorf("steps 2^20: %+v, %v", rep, err)
 	}
 	f = readProfile(t, profileRow)
 	f.Profile.Steps = certfile.MaxProfileSteps + 1

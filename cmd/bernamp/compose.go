@@ -414,6 +414,7 @@ func (co *composeOptions) check(set map[string]bool) (composeJob, error) {
 			return job, usagef("--q: q is %v, must be in (0, 1] (needed with --mechanism subsampled-gaussian)", co.q)
 		}
 		job.profile, err = pld.SubsampledGaussian(co.sensitivity, co.sigma, co.q)
+		job.source = accountant.Source{Kind: "subsampled-gaussian", Sensitivity: co.sensitivity, Sigma: co.sigma, Q: co.q}
 	case "rdp":
 		if co.file == "" {
 			return job, usagef("--in: needed with --mechanism rdp (an accountant curve)")

@@ -228,11 +228,14 @@ func TestComposeProgress(t *testing.T) {
 
 // TestComposeChecked: compose checks its claim by default (the profile
 // certificate, package verify) and says so; --no-check says off; a
-// mechanism the checker does not cover (the subsampled Gaussian) says none; --certificate-out
+// mechanism the checker does not cover (a profile given by values) says none; --certificate-out
 // writes the file that bernamp verify accepts. The row is docs/compose.md's
 // Gaussian sigma 2, c 0.1, T 100: eps 19.61 at delta 1e-5.
 func TestComposeChecked(t *testing.T) {
 	dir := t.TempDir()
+	if err := os.WriteFile(dir+"/points.csv", []byte("eps,delta\n0,0.2\n1,0.05\n2,0.001\n3,0\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	base := []string{"compose", "--c", "0.1", "--steps", "100", "--delta", "1e-5", "--format", "csv",
 		"--rdp-route=false", "--unamplified=false", "--lower=false", "--no-timing"}
 	for _, tc := range []struct {
@@ -243,7 +246,8 @@ func TestComposeChecked(t *testing.T) {
 		{[]string{"--mechanism", "gaussian", "--sigma", "2", "--no-check"}, "off"},
 		{[]string{"--mechanism", "laplace", "--b", "2"}, "verified"},
 		{[]string{"--mechanism", "rr", "--p-true", "0.75"}, "verified"},
-		{[]string{"--mechanism", "subsampled-gaussian", "--q", "0.01", "--sigma", "1"}, "none"},
+		{[]string{"--mechanism", "subsampled-gaussian", "--q", "0.01", "--sigma", "1"}, "verified"},
+		{[]string{"--mechanism", "profile", "--in", dir + "/points.csv"}, "none"},
 		{[]string{"--mechanism", "gaussian", "--sigma", "2", "--d", "3", "--steps", "1"}, "verified"}, // one step: the profile's own value
 	} {
 		var out, errb bytes.Buffer
