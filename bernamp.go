@@ -480,6 +480,8 @@ func CheckCertificate(ctx context.Context, f *certfile.File) Check {
 	rep, err := verify.Check(ctx, f, &verify.Options{MaxFallback: CheckFallback})
 	c := Check{Status: CheckVerified, Tiles: rep.Tiles, Boxes: rep.Boxes, Seconds: time.Since(start).Seconds()}
 	switch {
+	case errors.Is(err, verify.ErrUnsupported):
+		c.Status, c.Failure = CheckNone, err.Error()
 	case err != nil:
 		c.Status, c.Failure = CheckRejected, err.Error()
 	case !rep.Accepted:

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/bernamp/bernamp"
+	"github.com/bernamp/bernamp/certfile"
 	"github.com/bernamp/bernamp/pld"
 	"github.com/bernamp/bernamp/rdp"
 )
@@ -21,6 +22,8 @@ type Composition struct {
 	Steps     int
 	// Delta > 0 asks for eps at delta; else Eps >= 0 asks for delta at eps.
 	Delta, Eps float64
+	// Source names the mechanism for the profile certificate (Routes.Check).
+	Source Source
 }
 
 // Routes are the comparators of a Composition: the RDP route (the
@@ -39,6 +42,10 @@ type Routes struct {
 	// of the one pair (SinglePair, delta_M(SinglePair)) (pld.Pair), which
 	// is what `delta --profile` builds from one guarantee, composed.
 	SinglePair float64
+	// Check writes the profile certificate of Upper (Claim.Certificate,
+	// certfile.KindProfile) and has the independent checker check it
+	// (Claim.Check); Upper then carries the checker's margin (withMargin).
+	Check bool
 }
 
 // Claim is the answer to a Composition: an interval for the exact value
@@ -62,6 +69,12 @@ type Claim struct {
 	// Fwd and Rev are the composed pessimistic PLDs of Upper (Rev nil
 	// when the mechanism is symmetric).
 	Fwd, Rev *pld.PLD
+	// Certificate is Upper's profile certificate and Check what the
+	// independent checker said of it (Routes.Check; Check.Status
+	// bernamp.CheckOff without it, CheckNone for a mechanism the checker
+	// does not cover).
+	Certificate *certfile.File
+	Check       bernamp.Check
 }
 
 // ComposeClaim answers q: the composed pessimistic PLD of the exact
@@ -92,6 +105,13 @@ func ComposeClaim(ctx context.Context, q Composition, opt pld.Options, r Routes,
 		return Claim{}, err
 	}
 	c.Seconds = time.Since(start).Seconds()
+	c.Check.Status = bernamp.CheckOff
+	if r.Check {
+		certifyProfile(ctx, q, acc, &c)
+		if err := ctx.Err(); err != nil {
+			return Claim{}, err
+		}
+	}
 	if r.NoAmp {
 		if c.NoAmp, err = unamplified(ctx, []pld.Step{{Mechanism: q.Mechanism, Steps: q.Steps}}, q.Delta, q.Eps, opt); err != nil {
 			return Claim{}, err
@@ -192,6 +212,7 @@ func ComposePlan(ctx context.Context, plan []pld.Step, delta, eps float64, opt p
 	for _, s := range plan {
 		total += s.Steps
 	}
+	c.Check.Status = bernamp.CheckNone // no certificate for a plan yet
 	opt = fit(opt, delta, total)
 	acc, err := pld.NewAccount(ctx, plan, opt)
 	if err != nil {

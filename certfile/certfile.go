@@ -117,6 +117,12 @@ const (
 	// KindPieces; LB is the lower bound of the given ranges
 	// (informational). At most MaxRangeGroups groups.
 	KindRanges = "ranges"
+	// KindProfile is the composed-accounting claim of compose's PLD route
+	// (see profile.go): T adaptive steps of a mechanism released through
+	// the k samples of d coins in [c, 1-c] (or released as is, c = 0),
+	// each step dominated by the discrete privacy loss distribution the
+	// file holds, are (eps, delta)-DP with eps or delta the claim.
+	KindProfile = "profile"
 )
 
 // The methods of a KindPieces file (File.Method): how the solver chose the
@@ -197,6 +203,9 @@ type File struct {
 	// Method is, for KindPieces only, MethodPiecesMax or MethodPiecesLP,
 	// or empty for MethodPieces (informational, see MethodPieces).
 	Method string `json:"method,omitempty"`
+
+	// Profile is the data of a KindProfile certificate (nil otherwise).
+	Profile *Profile `json:"profile,omitempty"`
 }
 
 // Num formats x as the shortest decimal that reads back as x, or "inf",
@@ -348,6 +357,8 @@ func (f *File) Name() string {
 			fmt.Fprintf(&sb, "-c%sx%d", Short(g.C), g.N)
 		}
 		return fmt.Sprintf("ranges-d%d-k%d%s-alpha%s-eps%s.json", f.D, f.K, sb.String(), Short(f.Alpha), Short(f.Eps))
+	case KindProfile:
+		return f.profileName()
 	case KindPureDP:
 		return fmt.Sprintf("pure-d%d-k%d-c%s-eps%s.json", f.D, f.K, Short(f.C), Short(f.Eps))
 	case KindDeltaPieces, KindDeltaCorners:
@@ -477,6 +488,12 @@ func (f *File) Validate() error {
 	}
 	if f.D < 1 || f.K < 1 || f.N < 1 {
 		return bad("d, k, n are %d, %d, %d, must be >= 1", f.D, f.K, f.N)
+	}
+	if f.Kind == KindProfile || f.Profile != nil {
+		if f.Method != "" || len(f.Groups) > 0 {
+			return bad("a %s certificate has no method and no groups", KindProfile)
+		}
+		return f.validateProfile()
 	}
 	nums := []struct{ name, v string }{{"eps", f.Eps}, {"claim", f.Claim}, {"lb", f.LB}}
 	if f.Kind != KindRanges {

@@ -48,6 +48,9 @@ type Account struct {
 	// one is the amplified profile when the composition is a single step:
 	// its answers come from the profile itself, without discretization.
 	one *Profile
+	// step is the discretized PLD of one step (forward, reverse) when the
+	// composition has one step kind: what a profile certificate holds.
+	step [2]*PLD
 	// counts caches the binomial terms of the lower side, by step kind.
 	counts map[int]*counts
 }
@@ -120,6 +123,9 @@ func NewAccount(ctx context.Context, steps []Step, opt Options) (*Account, error
 			d, err := Discretize(ctx, p, opt.Grid, opt.Workers)
 			if err != nil {
 				return nil, err
+			}
+			if len(steps) == 1 {
+				a.step[b2i(reverse)] = d
 			}
 			if d, err = d.SelfCompose(s.Steps, opt.Truncation); err != nil {
 				return nil, err
@@ -202,6 +208,18 @@ func (s Step) profile() (Profile, error) {
 		return s.Mechanism, nil
 	}
 	return Amplify(s.Mechanism, s.N, s.C)
+}
+
+// StepPLDs returns the discretized pessimistic PLD of one step, forward
+// and reverse (nil when symmetric), that the account composed; both nil
+// when it has several step kinds.
+func (a *Account) StepPLDs() (fwd, rev *PLD) { return a.step[0], a.step[1] }
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // PLDs returns the composed pessimistic PLDs: forward (remove) and

@@ -183,6 +183,8 @@ func Check(ctx context.Context, f *certfile.File, o *Options) (Report, error) {
 		return checkDeltaPieces(ctx, f)
 	case certfile.KindDeltaCorners:
 		return checkDeltaCorners(ctx, f)
+	case certfile.KindProfile:
+		return checkProfile(ctx, f)
 	}
 	if len(f.Tiles) > MaxTiles {
 		return Report{Tiles: len(f.Tiles), Failure: fmt.Sprintf("%d tiles exceed the checker's cap of %d", len(f.Tiles), MaxTiles)}, nil

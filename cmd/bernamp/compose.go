@@ -51,6 +51,14 @@ type composeRow struct {
 	DeltaRDP    *infFloat `json:"delta_rdp,omitempty"`
 	DeltaNoAmp  *infFloat `json:"delta_unamplified,omitempty"`
 	DeltaSingle *infFloat `json:"delta_single_pair,omitempty"`
+	// Check is what the independent checker said of eps_upper
+	// (delta_upper): verified, rejected, none (no certificate: a
+	// mechanism or plan it does not cover) or off (--no-check);
+	// CheckFailure says why when not verified.
+	Check        string `json:"check"`
+	CheckFailure string `json:"check_failure,omitempty"`
+	// CheckSeconds is the check's wall time (not in Seconds).
+	CheckSeconds float64 `json:"check_seconds,omitempty"`
 	// Discretization is the PLD grid step used, nats.
 	Discretization float64 `json:"discretization"`
 	Seconds        float64 `json:"seconds"`
@@ -59,9 +67,9 @@ type composeRow struct {
 
 func (r *composeRow) header() []string {
 	if r.byDelta {
-		return []string{"d", "k", "c", "steps", "delta", "eps_lower", "eps_upper", "eps_rdp", "eps_unamplified", "eps_single_pair", "seconds"}
+		return []string{"d", "k", "c", "steps", "delta", "eps_lower", "eps_upper", "eps_rdp", "eps_unamplified", "eps_single_pair", "check", "seconds"}
 	}
-	return []string{"d", "k", "c", "steps", "eps", "delta_lower", "delta_upper", "delta_rdp", "delta_unamplified", "delta_single_pair", "seconds"}
+	return []string{"d", "k", "c", "steps", "eps", "delta_lower", "delta_upper", "delta_rdp", "delta_unamplified", "delta_single_pair", "check", "seconds"}
 }
 
 func (r *composeRow) csvFields() []string {
@@ -80,7 +88,7 @@ func (r *composeRow) csvFields() []string {
 		d, k, c = "", "", ""
 	}
 	return []string{d, k, c, strconv.Itoa(r.Steps), optFloat(q),
-		optInf(lo), optInf(up), optInf(rd), optInf(na), optInf(sp), strconv.FormatFloat(r.Seconds, 'f', 4, 64)}
+		optInf(lo), optInf(up), optInf(rd), optInf(na), optInf(sp), r.Check, strconv.FormatFloat(r.Seconds, 'f', 4, 64)}
 }
 
 // composeOptions holds the flags of compose.
@@ -93,10 +101,11 @@ type composeOptions struct {
 	delta, eps        float64
 	disc              float64
 	emit              string
+	certOut           string // --certificate-out
 	rdpRoute, noAmp   bool
 	lower             bool
 	rdpTimeout        time.Duration
-	noCheck           bool // --no-check: the RDP route unchecked
+	noCheck           bool // --no-check: the RDP route and the claim's profile certificate unchecked
 	singlePair        float64
 }
 
@@ -126,12 +135,13 @@ func runCompose(ctx context.Context, args []string, stdout, stderr io.Writer, te
 	fs.Float64Var(&co.disc, "discretization", 0, "PLD grid step in nats (dp_accounting's value_discretization_interval), in (0, 1]; 0: 1e-4, or coarser where the composed PLD would pass 2^19 points (docs/compose.md)")
 	fs.StringVar(&co.format, "format", "table", "table, csv or json")
 	fs.StringVar(&co.emit, "emit-pld", "", "write the composed pessimistic PLD (JSON) of the one row to FILE")
+	fs.StringVar(&co.certOut, "certificate-out", "", "directory to write each row's profile certificate (eps_upper's, checked by bernamp verify) to; not with --no-check")
 	fs.BoolVar(&co.rdpRoute, "rdp-route", true, "compute the RDP route (gaussian, laplace, rr, rdp): the RDP curve amplified per order, composed, converted")
 	fs.BoolVar(&co.lower, "lower", true, "compute the lower side (one real mechanism composed, a search over its level); --lower=false gives the claim alone, faster")
 	fs.BoolVar(&co.noAmp, "unamplified", true, "compute the mechanism's own PLD composed, without amplification")
 	fs.Float64Var(&co.singlePair, "single-pair", 0, "also the single-pair route: amplify only the pair (E, delta_M(E)) at this E > 0 and compose it (a comparator that can lose to no amplification)")
 	fs.DurationVar(&co.rdpTimeout, "rdp-timeout", 5*time.Second, "time limit per order of the RDP route's amplified curve")
-	fs.BoolVar(&co.noCheck, "no-check", false, "skip the independent checker on the RDP route's orders (checked by default: an order whose certificate it does not accept uses the closed form)")
+	fs.BoolVar(&co.noCheck, "no-check", false, "skip the independent checker: on eps_upper's profile certificate (check column) and on the RDP route's orders (checked by default: an order whose certificate it does not accept uses the closed form)")
 	if err := parseFlags(fs, args, stdout); err != nil {
 		return err
 	}
@@ -154,9 +164,12 @@ func runCompose(ctx context.Context, args []string, stdout, stderr io.Writer, te
 		return usagef("--single-pair: single-pair is %v, must be in (0, %v]", co.singlePair, pld.MaxEps)
 	}
 	routes := accountant.Routes{Conversion: job.conv, NoAmp: co.noAmp, NoLower: !co.lower, Workers: o.workers, SinglePair: co.singlePair,
-		Settings: &bernamp.Settings{Timeout: co.rdpTimeout, Workers: 1, Check: !co.noCheck}}
+		Settings: &bernamp.Settings{Timeout: co.rdpTimeout, Workers: 1, Check: !co.noCheck}, Check: !co.noCheck}
 	if co.rdpRoute {
 		routes.Curve = job.curve
+	}
+	if co.certOut != "" && co.noCheck {
+		return usagef("--certificate-out: not with --no-check (the certificate is written where it is checked)")
 	}
 	if co.emit != "" && len(job.kernels)*len(job.steps) != 1 {
 		return usagef("--emit-pld: needs one row (one d, k, c and steps), not %d", len(job.kernels)*len(job.steps))
@@ -166,7 +179,7 @@ func runCompose(ctx context.Context, args []string, stdout, stderr io.Writer, te
 	total := len(job.kernels) * len(job.steps)
 	for _, kern := range job.kernels {
 		for _, t := range job.steps {
-			q := accountant.Composition{Mechanism: job.profile, Kernel: kern, Steps: t, Delta: co.delta, Eps: co.eps}
+			q := accountant.Composition{Mechanism: job.profile, Kernel: kern, Steps: t, Delta: co.delta, Eps: co.eps, Source: job.source}
 			c, err := accountant.ComposeClaim(ctx, q, opt, routes, cache)
 			switch {
 			case err != nil && ctx.Err() != nil:
@@ -182,10 +195,18 @@ func runCompose(ctx context.Context, args []string, stdout, stderr io.Writer, te
 				r.Seconds = 0
 			}
 			r.set(co, c)
+			if o.noTiming {
+				r.CheckSeconds = 0
+			}
 			r.Discretization = c.H
 			rows = append(rows, r)
 			if total > 1 && term.stderr { // progress on a terminal only, as the other commands
 				fmt.Fprintf(stderr, "bernamp: compose: %d/%d rows\n", len(rows), total)
+			}
+			if co.certOut != "" && c.Certificate != nil {
+				if _, err := c.Certificate.WriteDir(co.certOut); err != nil {
+					return err
+				}
 			}
 			if co.emit != "" {
 				f := pld.NewFile(c.Fwd, c.Rev, fmt.Sprintf("%s; d=%d k=%d c=%s; %d steps", job.profile.Name, kern.D, kern.K, fmtFloat(kern.C), t))
@@ -211,6 +232,10 @@ func (r *composeRow) set(co composeOptions, c accountant.Claim) {
 		r.Delta, r.EpsUpper, r.EpsLower, r.EpsRDP, r.EpsNoAmp, r.EpsSingle = &co.delta, opt(c.Upper), opt(c.Lower), opt(c.RDP), opt(c.NoAmp), opt(c.Single)
 	} else {
 		r.Eps, r.DeltaUpper, r.DeltaLower, r.DeltaRDP, r.DeltaNoAmp, r.DeltaSingle = &co.eps, opt(c.Upper), opt(c.Lower), opt(c.RDP), opt(c.NoAmp), opt(c.Single)
+	}
+	r.Check, r.CheckSeconds = c.Check.Status, c.Check.Seconds
+	if c.Check.Status != bernamp.CheckVerified {
+		r.CheckFailure = c.Check.Failure
 	}
 }
 
@@ -247,7 +272,7 @@ func writeComposeRows(w io.Writer, format string, rows []*composeRow) error {
 	if !rows[0].byDelta {
 		what = "delta"
 	}
-	_, err := fmt.Fprintf(w, "\n%s_upper: the exact amplified profile composed (pessimistic PLD): claim it. %s_lower: one real mechanism composed (optimistic).\n%s_rdp: the RDP route; %s_unamplified: the mechanism's own PLD, no amplification; -: not computed.\n", what, what, what, what)
+	_, err := fmt.Fprintf(w, "\n%s_upper: the exact amplified profile composed (pessimistic PLD): claim it. %s_lower: one real mechanism composed (optimistic).\n%s_rdp: the RDP route; %s_unamplified: the mechanism's own PLD, no amplification; -: not computed.\ncheck: the independent checker on %s_upper's certificate (verified; rejected; none: not covered; off: --no-check).\n", what, what, what, what, what)
 	return err
 }
 
@@ -255,6 +280,7 @@ func writeComposeRows(w io.Writer, format string, rows []*composeRow) error {
 type composeJob struct {
 	profile pld.Profile
 	curve   *rdp.Curve // the mechanism's RDP curve, nil when none is known
+	source  accountant.Source
 	conv    rdp.Conversion
 	kernels []accountant.Kernel
 	steps   []int
@@ -351,6 +377,7 @@ func (co *composeOptions) check(set map[string]bool) (composeJob, error) {
 			return job, err
 		}
 		job.profile, err = pld.Gaussian(co.sensitivity, co.sigma)
+		job.source = accountant.Source{Kind: "gaussian", Sensitivity: co.sensitivity, Sigma: co.sigma}
 		if err == nil {
 			curve, err = rdp.Gaussian(co.sigma/co.sensitivity, nil)
 			job.curve = &curve
@@ -360,6 +387,7 @@ func (co *composeOptions) check(set map[string]bool) (composeJob, error) {
 			return job, err
 		}
 		job.profile, err = pld.Laplace(co.sensitivity, co.b)
+		job.source = accountant.Source{Kind: "laplace", Sensitivity: co.sensitivity, B: co.b}
 		if err == nil {
 			curve, err = rdp.Laplace(co.b/co.sensitivity, nil)
 			job.curve = &curve
@@ -377,6 +405,7 @@ func (co *composeOptions) check(set map[string]bool) (composeJob, error) {
 		if job.profile, err = pld.RandomizedResponse(p); err != nil {
 			return job, usagef("--p-true: %s", bare(err))
 		}
+		job.source = accountant.Source{Kind: "rr", PT: p}
 	case "subsampled-gaussian":
 		if err := need("sigma", co.sigma); err != nil {
 			return job, err
@@ -385,6 +414,7 @@ func (co *composeOptions) check(set map[string]bool) (composeJob, error) {
 			return job, usagef("--q: q is %v, must be in (0, 1] (needed with --mechanism subsampled-gaussian)", co.q)
 		}
 		job.profile, err = pld.SubsampledGaussian(co.sensitivity, co.sigma, co.q)
+		job.source = accountant.Source{Kind: "subsampled-gaussian", Sensitivity: co.sensitivity, Sigma: co.sigma, Q: co.q}
 	case "rdp":
 		if co.file == "" {
 			return job, usagef("--in: needed with --mechanism rdp (an accountant curve)")
@@ -444,7 +474,7 @@ func joinOr(list []string) string {
 
 // runComposePlan answers the heterogeneous composition of --plan: one row.
 func runComposePlan(ctx context.Context, co composeOptions, set map[string]bool, o options, stdout io.Writer) error {
-	for _, name := range []string{"mechanism", "sigma", "sensitivity", "b", "q", "p-true", "noise-parameter", "in", "d", "k", "c", "steps", "single-pair", "emit-pld"} {
+	for _, name := range []string{"mechanism", "sigma", "sensitivity", "b", "q", "p-true", "noise-parameter", "in", "d", "k", "c", "steps", "single-pair", "emit-pld", "certificate-out"} {
 		if set[name] {
 			return usagef("--%s: not with --plan (the plan gives each step's mechanism, d, k, c and count)", name)
 		}
@@ -479,6 +509,12 @@ func runComposePlan(ctx context.Context, co composeOptions, set map[string]bool,
 		r.Seconds = 0
 	}
 	r.set(co, c)
+	if o.noTiming {
+		r.CheckSeconds = 0
+	}
+	if co.noCheck {
+		r.Check, r.CheckFailure = bernamp.CheckOff, ""
+	}
 	r.Discretization = c.H
 	return writeComposeRows(stdout, co.format, []*composeRow{r})
 }

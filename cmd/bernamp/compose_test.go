@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"io"
+	"math"
 	"os"
 	"strconv"
 	"strings"
@@ -222,5 +223,52 @@ func TestComposeProgress(t *testing.T) {
 		if got, want := errb.String(), map[bool]string{false: "", true: "bernamp: compose: 1/2 rows\nbernamp: compose: 2/2 rows\n"}[term]; got != want {
 			t.Errorf("stderr a terminal: %v: stderr %q, want %q", term, got, want)
 		}
+	}
+}
+
+// TestComposeChecked: compose checks its claim by default (the profile
+// certificate, package verify) and says so; --no-check says off; a
+// mechanism the checker does not cover (a profile given by values) says none; --certificate-out
+// writes the file that bernamp verify accepts. The row is docs/compose.md's
+// Gaussian sigma 2, c 0.1, T 100: eps 19.61 at delta 1e-5.
+func TestComposeChecked(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(dir+"/points.csv", []byte("eps,delta\n0,0.2\n1,0.05\n2,0.001\n3,0\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	base := []string{"compose", "--c", "0.1", "--steps", "100", "--delta", "1e-5", "--format", "csv",
+		"--rdp-route=false", "--unamplified=false", "--lower=false", "--no-timing"}
+	for _, tc := range []struct {
+		extra []string
+		check string
+	}{
+		{[]string{"--mechanism", "gaussian", "--sigma", "2", "--certificate-out", dir}, "verified"},
+		{[]string{"--mechanism", "gaussian", "--sigma", "2", "--no-check"}, "off"},
+		{[]string{"--mechanism", "laplace", "--b", "2"}, "verified"},
+		{[]string{"--mechanism", "rr", "--p-true", "0.75"}, "verified"},
+		{[]string{"--mechanism", "subsampled-gaussian", "--q", "0.01", "--sigma", "1"}, "verified"},
+		{[]string{"--mechanism", "profile", "--in", dir + "/points.csv"}, "none"},
+		{[]string{"--mechanism", "gaussian", "--sigma", "2", "--d", "3", "--steps", "1"}, "verified"}, // one step: the profile's own value
+	} {
+		var out, errb bytes.Buffer
+		args := append(append([]string{}, base...), tc.extra...)
+		if code := runTerm(context.Background(), args, &out, &errb, tty{}); code != 0 {
+			t.Fatalf("%v: exit %d: %s", tc.extra, code, errb.String())
+		}
+		lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+		f := strings.Split(lines[len(lines)-1], ",")
+		if len(f) < 12 || f[10] != tc.check {
+			t.Errorf("%v: %s; want check %s", tc.extra, out.String(), tc.check)
+		}
+		if tc.check == "verified" && f[3] == "100" && tc.extra[1] == "gaussian" {
+			eps, _ := strconv.ParseFloat(f[6], 64)
+			if math.Abs(eps-19.61) > 0.005 {
+				t.Errorf("eps_upper %v, want 19.61", eps)
+			}
+		}
+	}
+	var out, errb bytes.Buffer
+	if code := runTerm(context.Background(), []string{"verify", dir + "/profile-gaussian-d1-k1-c0.1-steps100-delta1e-05.json"}, &out, &errb, tty{}); code != 0 {
+		t.Errorf("verify: exit %d: %s %s", code, out.String(), errb.String())
 	}
 }

@@ -1,0 +1,79 @@
+package accountant
+
+import (
+	"context"
+	"fmt"
+	"testing"
+
+	"github.com/bernamp/bernamp"
+	"github.com/bernamp/bernamp/pld"
+)
+
+// TestCertifyProfileCheck: a Gaussian, a Laplace and a randomized-response
+// composition get a profile certificate that the checker accepts, with the
+// claim the margin above the solver's; a plan-free mechanism the checker
+// does not cover (from values) gets none.
+func TestCertifyProfileCheck(t *testing.T) {
+	g, _ := pld.Gaussian(1, 2)
+	l, _ := pld.Laplace(1, 1)
+	r, _ := pld.RandomizedResponse(0.8)
+	fromPoints, _ := pld.FromPoints("points", []float64{0, 1}, []float64{0.2, 0.05}, nil)
+	for _, tc := range []struct {
+		m      pld.Profile
+		src    Source
+		status string
+	}{
+		{g, Source{Kind: "gaussian", Sensitivity: 1, Sigma: 2}, bernamp.CheckVerified},
+		{l, Source{Kind: "laplace", Sensitivity: 1, B: 1}, bernamp.CheckVerified},
+		{r, Source{Kind: "rr", PT: 0.8}, bernamp.CheckVerified},
+		{fromPoints, Source{}, bernamp.CheckNone},
+	} {
+		q := Composition{Mechanism: tc.m, Kernel: Kernel{D: 1, K: 1, C: 0.1}, Steps: 10, Delta: 1e-6, Source: tc.src}
+		opt := pld.DefaultOptions()
+		opt.H = 1e-3
+		plain, err := ComposeClaim(context.Background(), q, opt, Routes{NoLower: true}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c, err := ComposeClaim(context.Background(), q, opt, Routes{NoLower: true, Check: true}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c.Check.Status != tc.status || plain.Check.Status != bernamp.CheckOff {
+			t.Errorf("%s: check %+v (off: %+v), want %s", tc.m.Name, c.Check, plain.Check, tc.status)
+		}
+		if c.Upper != withMargin(plain.Upper, true, 10) || !(c.Upper > plain.Upper) {
+			t.Errorf("%s: claim %v, solver %v", tc.m.Name, c.Upper, plain.Upper)
+		}
+	}
+}
+
+// BenchmarkComposeCheck: the solver's claim (ComposeClaim, claim only)
+// beside the checker on its certificate, Gaussian sigma 2, c 0.1, delta
+// 1e-5, automatic discretization, T 10, 100, 1000.
+func BenchmarkComposeCheck(b *testing.B) {
+	g, _ := pld.Gaussian(1, 2)
+	for _, steps := range []int{10, 100, 1000} {
+		q := Composition{Mechanism: g, Kernel: Kernel{D: 1, K: 1, C: 0.1}, Steps: steps, Delta: 1e-5, Source: Source{Kind: "gaussian", Sensitivity: 1, Sigma: 2}}
+		opt := pld.DefaultOptions()
+		opt.H = 0
+		b.Run(fmt.Sprintf("T=%d/solver", steps), func(b *testing.B) {
+			for b.Loop() {
+				if _, err := ComposeClaim(context.Background(), q, opt, Routes{NoLower: true}, nil); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+		c, err := ComposeClaim(context.Background(), q, opt, Routes{NoLower: true, Check: true}, nil)
+		if err != nil || c.Check.Status != bernamp.CheckVerified {
+			b.Fatalf("%v %+v", err, c.Check)
+		}
+		b.Run(fmt.Sprintf("T=%d/check", steps), func(b *testing.B) {
+			for b.Loop() {
+				if ch := bernamp.CheckCertificate(context.Background(), c.Certificate); ch.Status != bernamp.CheckVerified {
+					b.Fatal(ch)
+				}
+			}
+		})
+	}
+}

@@ -1,0 +1,197 @@
+package certfile
+
+import (
+	"fmt"
+	"strconv"
+)
+
+// A KindProfile certificate states that Steps adaptive releases of a
+// mechanism (Profile.Mechanism with its parameters), each followed by the
+// k samples of d coins with biases in [c, 1-c] (c = "0": the mechanism's
+// own output, no amplification), are (eps, delta)-DP: with Query "eps",
+// eps = Claim at delta = Delta; with Query "delta", delta = Claim at eps =
+// Eps (nats). The proof data are the discrete privacy loss distribution
+// (PLD) of one step that the solver composed: masses Probs[j] on the
+// losses (LowerLoss + j) Discretization and InfinityMass on +infinity, in
+// the remove direction and, for an asymmetric mechanism, the add one.
+// The checker (package verify) proves that this PLD's profile lies above
+// the step's exact amplified profile at every eps, and bounds the delta of
+// its Steps-fold composition at the claimed point.
+//
+// Discretization is written exactly (Exact: it is the float64 step the
+// solver used); Probs and InfinityMass are float64 values in their
+// shortest round-trip form, and the PLD the file states is the one of
+// those float64 values (strconv.ParseFloat of each string).
+type Profile struct {
+	Mechanism string `json:"mechanism"` // gaussian, laplace, rr (randomized response) or subsampled-gaussian
+	// Sensitivity and Sigma are the Gaussian mechanism's L2 sensitivity
+	// and noise (mu = Sensitivity/Sigma); Sensitivity and B the Laplace
+	// mechanism's L1 sensitivity and scale; PTrue the probability that
+	// randomized response reports the true bit. Exact decimals.
+	Sensitivity    string `json:"sensitivity,omitempty"`
+	Sigma          string `json:"sigma,omitempty"`
+	B              string `json:"b,omitempty"`
+	PTrue          string `json:"p_true,omitempty"`
+	Q              string `json:"q,omitempty"` // subsampled-gaussian: Poisson sampling rate
+	Steps          int    `json:"steps"`
+	Query          string `json:"query"` // "eps" or "delta" (the package doc above)
+	Discretization string `json:"discretization"`
+	Remove         PMF    `json:"remove"`
+	Add            *PMF   `json:"add,omitempty"` // nil for a symmetric mechanism
+}
+
+// PMF is one direction's discrete PLD.
+type PMF struct {
+	LowerLoss    int      `json:"lower_loss"`
+	Probs        []string `json:"probs"`
+	InfinityMass string   `json:"infinity_mass"`
+}
+
+// MaxProfilePoints caps the masses of one direction of a KindProfile file
+// and MaxProfileSteps its steps (the checker's work grows with both).
+const (
+	MaxProfilePoints = 1 << 22
+	MaxProfileSteps  = 1 << 20
+)
+
+// ProfilePoint is what NewProfile writes: the question, the mechanism and
+// the per-step PLD in float64, as the solver has them.
+type ProfilePoint struct {
+	D, K               int
+	C                  float64 // 0: no amplification
+	Mechanism          string
+	Sensitivity, Sigma float64 // gaussian (Sensitivity also laplace)
+	B, PTrue           float64 // laplace, rr
+	Q                  float64 // subsampled-gaussian (with Sensitivity, Sigma)
+	Steps              int
+	ByDelta            bool    // Query "eps": eps claimed at Delta
+	Delta, Eps         float64 // the question's fixed side
+	Claim, LB          float64
+	H                  float64
+	Lo                 int
+	Probs              []float64
+	Inf                float64
+	RevLo              int
+	RevProbs           []float64 // nil when symmetric
+	RevInf             float64
+}
+
+func newPMF(lo int, probs []float64, inf float64) PMF {
+	p := PMF{LowerLoss: lo, Probs: make([]string, len(probs)), InfinityMass: Num(inf)}
+	for i, v := range probs {
+		p.Probs[i] = Num(v)
+	}
+	return p
+}
+
+// NewProfile returns the KindProfile certificate of pt.
+func NewProfile(pt ProfilePoint) *File {
+	f := &File{Format: Format, Version: Version, Kind: KindProfile, D: pt.D, K: pt.K, N: pt.D * pt.K,
+		C: Exact(pt.C), Claim: Exact(pt.Claim), LB: Num(pt.LB)}
+	pr := &Profile{Mechanism: pt.Mechanism, Steps: pt.Steps, Discretization: Exact(pt.H), Remove: newPMF(pt.Lo, pt.Probs, pt.Inf)}
+	switch pt.Mechanism {
+	case "gaussian":
+		pr.Sensitivity, pr.Sigma = Exact(pt.Sensitivity), Exact(pt.Sigma)
+	case "laplace":
+		pr.Sensitivity, pr.B = Exact(pt.Sensitivity), Exact(pt.B)
+	case "rr":
+		pr.PTrue = Exact(pt.PTrue)
+	case "subsampled-gaussian":
+		pr.Sensitivity, pr.Sigma, pr.Q = Exact(pt.Sensitivity), Exact(pt.Sigma), Exact(pt.Q)
+	}
+	if pt.RevProbs != nil {
+		a := newPMF(pt.RevLo, pt.RevProbs, pt.RevInf)
+		pr.Add = &a
+	}
+	if pt.ByDelta {
+		pr.Query, f.Delta = "eps", Exact(pt.Delta)
+	} else {
+		pr.Query, f.Eps = "delta", Exact(pt.Eps)
+	}
+	f.Profile = pr
+	return f
+}
+
+func (f *File) profileName() string {
+	q := "delta" + Short(f.Delta)
+	if f.Profile.Query == "delta" {
+		q = "eps" + Short(f.Eps)
+	}
+	return fmt.Sprintf("profile-%s-d%d-k%d-c%s-steps%d-%s.json", f.Profile.Mechanism, f.D, f.K, Short(f.C), f.Profile.Steps, q)
+}
+
+// validateProfile checks the shape of a KindProfile file.
+func (f *File) validateProfile() error {
+	bad := func(format string, args ...any) error {
+		return fmt.Errorf("%w: %s", ErrFormat, fmt.Sprintf(format, args...))
+	}
+	p := f.Profile
+	switch {
+	case f.Kind != KindProfile:
+		return bad("a %q certificate has no profile data", f.Kind)
+	case p == nil:
+		return bad("a %s certificate needs its profile data", f.Kind)
+	case f.Alpha != "" || f.EpsOut != "" || f.L0 != "" || f.L1 != "" || f.L2 != "" || f.Tau != "" || f.LogU != "" || len(f.Tiles) > 0:
+		return bad("a %s certificate has no alpha, eps_out, multipliers or tiles", f.Kind)
+	case p.Steps < 1 || p.Steps > MaxProfileSteps:
+		return bad("steps is %d, must be in [1, %d]", p.Steps, MaxProfileSteps)
+	case p.Mechanism == "":
+		return bad("no mechanism")
+	}
+	nums := []struct{ name, v string }{{"c", f.C}, {"claim", f.Claim}, {"lb", f.LB}, {"discretization", p.Discretization}}
+	switch p.Query {
+	case "eps":
+		if f.Eps != "" {
+			return bad("eps is %q: a profile certificate with query eps gives delta", f.Eps)
+		}
+		nums = append(nums, struct{ name, v string }{"delta", f.Delta})
+	case "delta":
+		if f.Delta != "" {
+			return bad("delta is %q: a profile certificate with query delta gives eps", f.Delta)
+		}
+		nums = append(nums, struct{ name, v string }{"eps", f.Eps})
+	default:
+		return bad("query is %q, want \"eps\" or \"delta\"", p.Query)
+	}
+	switch p.Mechanism {
+	case "gaussian":
+		nums = append(nums, struct{ name, v string }{"sensitivity", p.Sensitivity}, struct{ name, v string }{"sigma", p.Sigma})
+	case "laplace":
+		nums = append(nums, struct{ name, v string }{"sensitivity", p.Sensitivity}, struct{ name, v string }{"b", p.B})
+	case "rr":
+		nums = append(nums, struct{ name, v string }{"p_true", p.PTrue})
+	case "subsampled-gaussian":
+		nums = append(nums, struct{ name, v string }{"sensitivity", p.Sensitivity}, struct{ name, v string }{"sigma", p.Sigma}, struct{ name, v string }{"q", p.Q})
+	}
+	for _, x := range nums {
+		if !IsDecimal(x.v) {
+			return bad("%s is %q, must be a finite decimal number", x.name, x.v)
+		}
+	}
+	for _, d := range []struct {
+		name string
+		m    *PMF
+	}{{"remove", &p.Remove}, {"add", p.Add}} {
+		if d.m == nil {
+			continue
+		}
+		if len(d.m.Probs) == 0 || len(d.m.Probs) > MaxProfilePoints {
+			return bad("%s: %d masses, must be in [1, %d]", d.name, len(d.m.Probs), MaxProfilePoints)
+		}
+		if d.m.LowerLoss < -MaxProfilePoints*MaxProfileSteps || d.m.LowerLoss > MaxProfilePoints*MaxProfileSteps {
+			return bad("%s: lower_loss %d out of range", d.name, d.m.LowerLoss)
+		}
+		if !IsDecimal(d.m.InfinityMass) {
+			return bad("%s: infinity_mass is %q, must be a finite decimal number", d.name, d.m.InfinityMass)
+		}
+		for i, v := range d.m.Probs {
+			if !IsDecimal(v) {
+				return bad("%s: mass %d is %q, must be a finite decimal number", d.name, i, v)
+			}
+			if x, err := strconv.ParseFloat(v, 64); err != nil || x < 0 {
+				return bad("%s: mass %d is %q, must be a float64 >= 0", d.name, i, v)
+			}
+		}
+	}
+	return nil
+}

@@ -1,0 +1,237 @@
+package verify
+
+import (
+	"math"
+	"math/big"
+)
+
+// The input profiles of a profile certificate (certfile.KindProfile) and
+// their amplification, in float64 interval arithmetic (fi, every
+// operation rounded outward; exp by this package's exp64.go).
+
+// invSqrt2Pi encloses 1/sqrt(2 pi) = 0.398942280401432677939946059934381868475858631164934657...
+// (the decimal digits are the constant's; the enclosure is 1e-40 wide
+// around its first 50 digits, then rounded outward to float64).
+var invSqrt2Pi = func() fi {
+	r, _ := new(big.Rat).SetString("0.39894228040143267793994605993438186847585863116493")
+	w := big.NewRat(1, 1)
+	w.SetString("1e-40")
+	lo, hi := new(big.Rat).Sub(r, w), new(big.Rat).Add(r, w)
+	return fi{ratFi(lo).lo, ratFi(hi).hi}
+}()
+
+// normPDF encloses phi(x) = e^(-x^2/2)/sqrt(2 pi) for an exact x.
+func normPDF(x float64) fi {
+	return invSqrt2Pi.mul(pt64(x).sqr().scale(0.5).neg().exp())
+}
+
+// phiSplit: below it Phi's series, from it the continued fraction.
+const phiSplit = 2
+
+// mills encloses the Mills ratio R(z) = (1 - Phi(z))/phi(z) for z >=
+// phiSplit by Laplace's continued fraction
+//
+//	R(z) = 1/(z + 1/(z + 2/(z + 3/(z + ...)))),
+//
+// whose partial numerators and denominators are positive, so that its
+// convergents alternate around the value (odd ones above, even ones
+// below, each pair closer): the hull of the enclosures of two successive
+// convergents contains R(z). At z >= 2, 160 levels leave them within
+// about 1e-20 relative (1e-23 at 200).
+func mills(z float64) fi {
+	conv := func(k int) fi {
+		t := pt64(z)
+		for j := k - 1; j >= 1; j-- {
+			t = pt64(z).add(pt64(float64(j)).div(t))
+		}
+		return pt64(1).div(t)
+	}
+	return conv(160).hull(conv(161))
+}
+
+// phiSeries encloses S(x) = sum_{k>=0} x^(2k+1)/(1 3 ... (2k+1)) for 0 <=
+// x < phiSplit, with Phi(x) = 1/2 + phi(x) S(x) (and S odd): the terms
+// are positive, the ratio of term k+1 to term k is x^2/(2k+3), so the
+// terms from K on sum to at most term_K / (1 - x^2/(2K+3)) once x^2 <
+// 2K+3; the sum stops when that bound is below 2^-70 of the sum.
+func phiSeries(x float64) fi {
+	term := pt64(x)
+	sum := pt64(0)
+	x2 := pt64(x).sqr()
+	for k := 0; ; k++ {
+		sum = sum.add(term)
+		term = term.mul(x2).div(pt64(float64(2*k + 3))) // term k+1
+		q := x2.div(pt64(float64(2*k + 5)))             // ratio bound from term k+1 on
+		if q.hi < 1 {
+			rem := term.hi / dn(1-q.hi)
+			if up(rem) <= sum.lo*0x1p-70 || k > 400 {
+				return sum.add(fi{0, up(rem)})
+			}
+		}
+	}
+}
+
+// phiAt encloses the standard normal cdf Phi(x) at an exact x: the
+// continued fraction in the tails (Phi(x) = phi(x) R(-x) for x <= -2,
+// 1 - phi(x) R(x) for x >= 2), the series between (where 1/2 - phi S
+// cancels by at most 0.5/Phi(-2) = 22: a few hundred ulps).
+func phiAt(x float64) fi {
+	switch {
+	case x <= -phiSplit:
+		return normPDF(x).mul(mills(-x))
+	case x >= phiSplit:
+		r := pt64(1).sub(normPDF(x).mul(mills(x)))
+		return fi{max(r.lo, 0), min(r.hi, 1)}
+	}
+	v := normPDF(x).mul(phiSeries(math.Abs(x)))
+	if x < 0 {
+		v = v.neg()
+	}
+	r := pt64(0.5).add(v)
+	return fi{max(r.lo, 0), min(r.hi, 1)}
+}
+
+// phiFi encloses Phi over the interval x (Phi increases).
+func phiFi(x fi) fi { return fi{phiAt(x.lo).lo, phiAt(x.hi).hi} }
+
+// gaussianUp returns an upper bound on the Gaussian mechanism's profile
+// (Balle and Wang 2018, Theorem 8) at eps >= 0, mu = sensitivity/sigma:
+//
+//	delta_G(eps) = Phi(mu/2 - eps/mu) - e^eps Phi(-mu/2 - eps/mu),
+//
+// evaluated at the point eps (the profile is non-increasing: an upper
+// bound at eps bounds it on [eps, inf)), clamped to [0, 1].
+func gaussianUp(mu fi, eps float64) float64 {
+	e := pt64(eps)
+	em := e.div(mu)
+	h := mu.scale(0.5)
+	a := h.sub(em)
+	b := h.neg().sub(em)
+	v := phiFi(a).sub(e.exp().mul(phiFi(b)))
+	return min(1, max(0, v.hi))
+}
+
+// binomialCDFs returns, for t = 0..n, upper bounds on M_t = P(Bin(n, c)
+// <= t) and lower bounds on m_t = P(Bin(n, 1-c) <= t): the pmf C(n, j)
+// c^j (1-c)^(n-j) enclosed in big.Float interval arithmetic (C(n, j)
+// exact), summed, rounded outward to float64.
+func binomialCDFs(n int, c *big.Rat) (M, m []float64) {
+	one := constIval(1)
+	cc := ratIval(c)
+	cb := one.sub(cc)
+	cp, cbp := make([]ival, n+1), make([]ival, n+1)
+	cp[0], cbp[0] = one, one
+	for i := 1; i <= n; i++ {
+		cp[i], cbp[i] = cp[i-1].mul(cc), cbp[i-1].mul(cb)
+	}
+	M, m = make([]float64, n+1), make([]float64, n+1)
+	binom := big.NewInt(1)
+	sM, sm := constIval(0), constIval(0)
+	for j := 0; j <= n; j++ {
+		if j > 0 {
+			binom.Mul(binom, big.NewInt(int64(n-j+1)))
+			binom.Quo(binom, big.NewInt(int64(j)))
+		}
+		b := intIval(binom)
+		sM = sM.add(b.mul(cp[j]).mul(cbp[n-j]))
+		sm = sm.add(b.mul(cbp[j]).mul(cp[n-j]))
+		M[j] = min(1, floatUp(sM.hi))
+		m[j] = max(0, floatDown(sm.lo))
+	}
+	M[n], m[n] = 1, 1 // the whole mass: exactly 1
+	return M, m
+}
+
+// amplifier bounds the exact amplified profile (the theorem of
+// docs/compose.md): for eps' >= 0, g = e^eps' and delta = delta_M(eps'),
+//
+//	delta'(eps') = max_t [ (M_t - m_t) delta - m_t (g - 1) ]_+ ,
+//
+// at most delta (post-processing). Each term increases in delta (M_t >=
+// m_t: Bin(n, c) is stochastically below Bin(n, 1-c)) and in M_t, and
+// decreases in m_t and g, so upper bounds on delta and M_t and lower
+// ones on m_t and g give an upper bound; every t is evaluated.
+type amplifier struct {
+	n    int // 0: no amplification (delta' = delta)
+	M, m []float64
+}
+
+func (a *amplifier) up(delta, gm1 float64) float64 {
+	if a.n == 0 || delta == 0 {
+		return delta
+	}
+	best := 0.0
+	d := pt64(delta)
+	w := d.add(pt64(max(gm1, 0)))
+	for t := 0; t < a.n; t++ { // t = n gives -(g-1) <= 0
+		v := pt64(a.M[t]).mul(d).sub(pt64(a.m[t]).mul(w))
+		best = max(best, v.hi)
+	}
+	return min(best, delta)
+}
+
+// laplaceUp returns an upper bound on the Laplace mechanism's profile at
+// eps >= 0, e0 = sensitivity/b: delta(eps) = 1 - e^((eps - e0)/2) below
+// e0, 0 from e0 on (it increases in e0).
+func laplaceUp(e0 fi, eps float64) float64 {
+	if eps >= e0.hi {
+		return 0
+	}
+	x := pt64(eps).sub(e0).scale(0.5)
+	return min(1, max(0, up(1-expLo(x.lo))))
+}
+
+// rrUp returns an upper bound on binary randomized response's profile at
+// eps >= 0, q = max(p, 1-p): delta(eps) = [q - e^eps (1 - q)]_+ (it
+// increases in q).
+func rrUp(q fi, eps float64) float64 {
+	v := q.hi - dn(expLo(eps)*dn(1-q.hi))
+	return min(1, max(0, up(v)))
+}
+
+// subsampledRemoveUp returns an upper bound on the remove direction's
+// profile of the Gaussian mechanism on a Poisson sample of rate q (mu =
+// sensitivity/sigma): P = (1-q) N(0, 1) + q N(mu, 1) against Q = N(0, 1),
+// alpha = e^eps, the test x > u at the likelihood-ratio threshold u =
+// log((alpha - 1 + q)/q)/mu + mu/2 attains
+//
+//	delta(eps) = q Phibar(u - mu) - (alpha - 1 + q) Phibar(u).
+//
+// u is only enclosed, so the bound is the supremum over the enclosure of
+// the two monotone terms (the first falls in u, the second rises): above
+// the value at the exact u.
+func subsampledRemoveUp(mu, q fi, eps float64) float64 {
+	w := pt64(eps).exp().sub(pt64(1)).add(q) // alpha - 1 + q > 0
+	if !(w.lo > 0) {
+		w.lo = q.lo
+	}
+	u := w.div(q).log().div(mu).add(mu.scale(0.5))
+	a := phiFi(mu.sub(u)) // Phibar(u - mu) = Phi(mu - u)
+	b := phiFi(u.neg())   // Phibar(u)
+	v := q.hi*a.hi - dn(w.lo*b.lo)
+	return min(1, max(0, up(v)))
+}
+
+// subsampledAddUp returns an upper bound on the add direction's profile
+// (P and Q swapped): with w = 1 - alpha (1-q), 0 once w <= 0, else the test
+// x < u, u = log((e^-eps - 1 + q)/q)/mu + mu/2, attains
+//
+//	delta(eps) = w Phi(u) - alpha q Phi(u - mu),
+//
+// bounded over the enclosure of u as subsampledRemoveUp.
+func subsampledAddUp(mu, q fi, eps float64) float64 {
+	alpha := pt64(eps).exp()
+	w := pt64(1).sub(alpha.mul(pt64(1).sub(q)))
+	if w.hi <= 0 {
+		return 0
+	}
+	arg := pt64(-eps).exp().sub(pt64(1)).add(q) // e^-eps - 1 + q
+	if !(arg.lo > 0) {
+		return min(1, max(0, w.hi)) // near the cutoff: w Phi(u) <= w
+	}
+	u := arg.div(q).log().div(mu).add(mu.scale(0.5))
+	a := phiFi(u)
+	b := phiFi(u.sub(mu))
+	v := w.hi*a.hi - dn(alpha.lo*q.lo*b.lo)
+	return min(1, max(0, up(v)))
+}
