@@ -355,6 +355,8 @@ func (pr *problem) search(ctx context.Context, maxBoxes int) outcome {
 	}
 	root := &box{s1: math.Inf(-1), s2: 0, t1: math.Inf(-1), t2: math.Inf(1), ub: math.Inf(1)}
 	push(root)
+	bd := pr.diagonal(ctx, maxBoxes) // nil or a proved band (diagonal.go)
+	out.boxes += bd.count()
 	stuck := math.Inf(-1) // bounds of boxes too thin to split
 	for h.Len() > 0 {
 		top := (*h)[0]
@@ -380,6 +382,10 @@ func (pr *problem) search(ctx context.Context, maxBoxes int) outcome {
 			continue
 		}
 		for _, b := range kids {
+			if bd.contains(b) {
+				out.boxes++
+				continue // inside the proved band
+			}
 			val := pr.bound(b)
 			out.boxes++
 			if val > best {
