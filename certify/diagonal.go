@@ -565,10 +565,11 @@ func (pr *problem) searchBand(ctx context.Context, maxBoxes int) *band {
 	bd := pr.newBand()
 	for i, sl := range bandSlabs {
 		budget := bd.boxes + min(bandSlabMax, (maxBoxes-bd.boxes)/(len(bandSlabs)-i))
-		if pr.searchSlab(ctx, bd, sl, budget) {
-			bd.slabs = append(bd.slabs, sl)
-			bd.ok = true
+		if !pr.searchSlab(ctx, bd, sl, budget) {
+			break // the next slabs are seldom easier (measured at n = 15, c = 0.1)
 		}
+		bd.slabs = append(bd.slabs, sl)
+		bd.ok = true
 		if bd.above || ctx.Err() != nil {
 			bd.ok = false
 			return bd
