@@ -192,3 +192,69 @@ func cpuSeconds() float64 {
 	}
 	return float64(ru.Utime.Nano()+ru.Stime.Nano()) / 1e9
 }
+
+// BenchmarkCertifyDiagonal certifies the points of issue 33's diagonal
+// (alpha in {10, 100, 1000}, eps in {1e-3, 0.01, 0.05}, n in {1, 15, 1000,
+// 10^4}, c in {0.01, 0.1, 0.4, 0.495}) without and with the diagonal band
+// (diagonal.go), side by side, each under a cap of 5 s of CPU (one core).
+// Reported: points proved and total CPU for each; with -v each point's
+// pair of lines is logged (status, boxes, CPU).
+func BenchmarkCertifyDiagonal(b *testing.B) {
+	defer func() { diagOff = false }()
+	for b.Loop() {
+		var proved, cpu [2]float64
+		for _, n := range []int{1, 15, 1000, 10000} {
+			for _, alpha := range []float64{10, 100, 1000} {
+				for _, eps := range []float64{1e-3, 0.01, 0.05} {
+					for _, c := range []float64{0.01, 0.1, 0.4, 0.495} {
+						line := fmt.Sprintf("n=%d alpha=%g eps=%g c=%g:", n, alpha, eps, c)
+						for i, off := range []bool{true, false} {
+							diagOff = off
+							c0 := cpuSeconds()
+							ctx, cancel := cpuCap(c0, 5)
+							r, err := Certify(ctx, n, c, alpha, eps, nil)
+							t := cpuSeconds() - c0
+							cancel()
+							if err != nil {
+								b.Fatal(err)
+							}
+							if r.Status == Proved {
+								proved[i]++
+							}
+							cpu[i] += t
+							line += fmt.Sprintf(" | %s %s boxes=%d cpu=%.2fs", []string{"before", "after"}[i], r.Status, r.Boxes, t)
+						}
+						b.Log(line)
+					}
+				}
+			}
+		}
+		b.ReportMetric(proved[0], "proved-before")
+		b.ReportMetric(proved[1], "proved-after")
+		b.ReportMetric(cpu[0], "cpu-s-before")
+		b.ReportMetric(cpu[1], "cpu-s-after")
+	}
+}
+
+// cpuCap returns a context cancelled once the process has used limit
+// seconds of CPU beyond c0 (polled every 10 ms): a cap that a loaded
+// machine does not shorten.
+func cpuCap(c0, limit float64) (context.Context, context.CancelFunc) {
+	ctx, cancel := context.WithCancel(context.Background())
+	go func() {
+		t := time.NewTicker(10 * time.Millisecond)
+		defer t.Stop()
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-t.C:
+				if cpuSeconds()-c0 > limit {
+					cancel()
+					return
+				}
+			}
+		}
+	}()
+	return ctx, cancel
+}

@@ -419,7 +419,9 @@ func (pr *problem) search(ctx context.Context, maxBoxes int) outcome {
 	}
 	root := &box{s1: math.Inf(-1), s2: 0, t1: math.Inf(-1), t2: math.Inf(1), ub: math.Inf(1)}
 	push(root)
-	stuck := math.Inf(-1) // bounds of boxes too thin to split
+	bd := pr.diagonal(ctx, maxBoxes) // nil or a proved band (diagonal.go)
+	maxBoxes -= bd.count()           // counted in out.boxes at the end
+	stuck := math.Inf(-1)            // bounds of boxes too thin to split
 	for h.Len() > 0 {
 		top := (*h)[0]
 		if !out.violated && top.ub <= target {
@@ -447,6 +449,10 @@ func (pr *problem) search(ctx context.Context, maxBoxes int) outcome {
 			continue
 		}
 		for _, b := range kids {
+			if bd.contains(b) {
+				out.boxes++
+				continue // inside the proved band
+			}
 			val := pr.bound(b)
 			out.boxes++
 			if val > best {
@@ -483,6 +489,7 @@ func (pr *problem) search(ctx context.Context, maxBoxes int) outcome {
 	}
 	out.closed = h.Len() == 0 || (!out.violated && (*h)[0].ub <= target)
 	out.closed = out.closed && math.IsInf(stuck, -1)
+	out.boxes += bd.count()
 	return out
 }
 

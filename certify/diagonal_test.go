@@ -1,0 +1,181 @@
+package certify
+
+import (
+	"encoding/json"
+	"math"
+	"math/big"
+	"math/rand/v2"
+	"os"
+	"strconv"
+	"testing"
+)
+
+// The diagonal band's enclosures against psi and its third derivatives in
+// (s, r) computed independently at 60 digits by mpmath
+// (testdata/diagonal_golden.py, from the direct sum over j = 0..n of
+// F_n's definition), at random points of random boxes along the diagonal.
+// The inputs (boxes, points, and the multipliers k1, k2, log U, log E
+// that define psi) were written by this file's TestDiagonalGoldenInputs
+// with DIAG_GOLDEN_WRITE set; the script adds the values.
+
+type diagCase struct {
+	N                  int
+	C, Alpha, Eps      float64
+	K1, K2, LogU, LogE float64
+	Boxes              []diagBox
+}
+
+type diagBox struct {
+	B      [4]float64   // s1, s2, r1, r2
+	Points [][2]float64 // (s, r)
+	Psi    []string     // psi at each point (mpmath)
+	D3     [][4]string  // D^(3,0), D^(2,1), D^(1,2), D^(0,3) psi in (s, r) at each point
+}
+
+var diagCases = [][4]float64{
+	{1, 0.4, 100, 1e-3}, {1, 0.01, 1000, 1e-3}, {15, 0.1, 100, 0.01}, {1, 0.495, 10, 0.05}, {400, 0.45, 30, 1e-3},
+	{400, 0.1, 50, 1e-3}, {400, 0.495, 200, 1e-3}, // F's terms grouped (l_j >= bandGroup; within bandBucket)
+}
+
+const diagGolden = "testdata/diagonal_golden.json"
+
+// TestDiagonalGoldenInputs writes the golden file's inputs (run with
+// DIAG_GOLDEN_WRITE=path, then testdata/diagonal_golden.py path).
+func TestDiagonalGoldenInputs(t *testing.T) {
+	path := os.Getenv("DIAG_GOLDEN_WRITE")
+	if path == "" {
+		t.Skip("DIAG_GOLDEN_WRITE not set")
+	}
+	rng := rand.New(rand.NewPCG(33, 2))
+	var out []diagCase
+	for _, p := range diagCases {
+		pr := newProblem(int(p[0]), p[1], p[2], p[3], DefaultTol)
+		dc := diagCase{N: int(p[0]), C: p[1], Alpha: p[2], Eps: p[3], K1: pr.k1, K2: pr.k2, LogU: pr.logU, LogE: pr.logE}
+		a := p[2]
+		for range 12 {
+			ws := math.Pow(10, -2+2.3*rng.Float64())
+			s2 := -12 * rng.Float64()
+			s1 := s2 - ws
+			wr := math.Pow(10, -1.3+1.9*rng.Float64()) / a
+			r1 := (16*rng.Float64()-8)/a - wr/2
+			b := diagBox{B: [4]float64{s1, s2, r1, r1 + wr}}
+			b.Points = append(b.Points, [2]float64{s1, r1 + wr})
+			for range 4 {
+				b.Points = append(b.Points, [2]float64{s1 + ws*rng.Float64(), r1 + wr*rng.Float64()})
+			}
+			dc.Boxes = append(dc.Boxes, b)
+		}
+		out = append(out, dc)
+	}
+	data, err := json.MarshalIndent(out, "", " ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func readDiagGolden(t *testing.T) []diagCase {
+	data, err := os.ReadFile(diagGolden)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cs []diagCase
+	if err := json.Unmarshal(data, &cs); err != nil {
+		t.Fatal(err)
+	}
+	if len(cs) != len(diagCases) {
+		t.Fatalf("%d cases in %s, want %d", len(cs), diagGolden, len(diagCases))
+	}
+	return cs
+}
+
+// goldenProblem is the problem of case dc with its recorded multipliers.
+func goldenProblem(dc diagCase) *problem {
+	pr := newProblem(dc.N, dc.C, dc.Alpha, dc.Eps, DefaultTol)
+	pr.k1, pr.k2, pr.logU, pr.logE = dc.K1, dc.K2, dc.LogU, dc.LogE
+	return pr
+}
+
+// lessThan says whether x < the decimal y, exactly.
+func lessThan(x float64, y string) bool {
+	f, _, err := big.ParseFloat(y, 10, 300, big.ToNearestEven)
+	if err != nil {
+		panic(err)
+	}
+	return new(big.Float).SetPrec(300).SetFloat64(x).Cmp(f) < 0
+}
+
+// TestDiagonalEnclosure checks that the Taylor form in (s, r) of every
+// golden box is finite and never below psi at the box's points.
+func TestDiagonalEnclosure(t *testing.T) {
+	worst := math.Inf(1)
+	bounded, boxes := 0, 0
+	for _, dc := range readDiagGolden(t) {
+		pr := goldenProblem(dc)
+		bd := pr.newBand()
+		for _, b := range dc.Boxes {
+			ub, _, _, ok := pr.diagTaylor(bd, b.B)
+			boxes++
+			if !ok {
+				continue
+			}
+			bounded++
+			for i, x := range b.Points {
+				if lessThan(ub, b.Psi[i]) {
+					t.Errorf("n=%d c=%g alpha=%g: box %v: bound %.17g below psi %s at %v", dc.N, dc.C, dc.Alpha, b.B, ub, b.Psi[i], x)
+				}
+				v, _ := strconv.ParseFloat(b.Psi[i], 64)
+				worst = math.Min(worst, ub-v)
+			}
+		}
+	}
+	if bounded < boxes {
+		t.Errorf("the Taylor form bounded %d of %d boxes", bounded, boxes)
+	}
+	t.Logf("least bound - psi over the points: %.3g (%d boxes)", worst, boxes)
+}
+
+// diagThirdMisses counts the golden points where a third derivative of
+// psi in (s, r) lies outside the band's range over its box.
+func diagThirdMisses(t *testing.T) (misses, total int) {
+	for _, dc := range readDiagGolden(t) {
+		pr := goldenProblem(dc)
+		bd := pr.newBand()
+		for _, b := range dc.Boxes {
+			r, ok := pr.thirdRange(bd, b.B)
+			if !ok {
+				t.Fatalf("box %v: ranges not finite", b.B)
+			}
+			for i := range b.Points {
+				for k := range 4 {
+					total++
+					if lessThan(r[k].hi, b.D3[i][k]) || !lessThan(r[k].lo, b.D3[i][k]) {
+						misses++
+						if !testDiagDropMu {
+							t.Errorf("n=%d c=%g alpha=%g box %v point %v: D3[%d] = %s outside [%g, %g]", dc.N, dc.C, dc.Alpha, b.B, b.Points[i], k, b.D3[i][k], r[k].lo, r[k].hi)
+						}
+					}
+				}
+			}
+		}
+	}
+	return misses, total
+}
+
+// TestDiagonalThird checks the third derivatives' ranges against mpmath,
+// and that a deliberately wrong derivative (Phi_s without its
+// alpha-sized part) is caught.
+func TestDiagonalThird(t *testing.T) {
+	if m, n := diagThirdMisses(t); m != 0 {
+		t.Fatalf("%d of %d third derivatives outside their ranges", m, n)
+	}
+	testDiagDropMu = true
+	defer func() { testDiagDropMu = false }()
+	m, n := diagThirdMisses(t)
+	if m == 0 {
+		t.Fatalf("a wrong Phi_s went unnoticed at all %d derivatives", n)
+	}
+	t.Logf("wrong Phi_s: %d of %d third derivatives outside their ranges", m, n)
+}
