@@ -8,6 +8,8 @@ import (
 	"os"
 	"strconv"
 	"testing"
+
+	"github.com/bernamp/bernamp/certfile"
 )
 
 // randFloat returns a float64 of random sign and exponent over the whole
@@ -317,5 +319,51 @@ func TestLogBig(t *testing.T) {
 		if new(big.Float).SetFloat64(got.lo).Cmp(ref.lo) > 0 || new(big.Float).SetFloat64(got.hi).Cmp(ref.hi) < 0 {
 			t.Errorf("log(%s): [%v, %v] misses [%s, %s]", x.Text('g', 10), got.lo, got.hi, ref.lo.Text('g', 20), ref.hi.Text('g', 20))
 		}
+	}
+}
+
+// TestExactDecimal: exactDecimal (the parser's fast path for tile ends)
+// agrees with big.Rat on every string it accepts, and accepts the dyadic
+// decimals a solver writes.
+func TestExactDecimal(t *testing.T) {
+	rng := rand.New(rand.NewPCG(23, 29))
+	strs := []string{"0", "-0", "+0", "1", "-4", "0.5", "-1.0078125", "1.00390625", "0.1", "-0.3", "1e3", "1.", ".5", "-", "", "1.2.3",
+		"123456789012345678", "1234567890123456789", "9007199254740993", "9007199254740992", "0.000000000000000001", "3.814697265625e-06",
+		"0.000003814697265625", "-18.6", "0x10", " 1", "1 "}
+	for range 20000 {
+		var s string
+		switch rng.IntN(3) {
+		case 0: // dyadic: m / 2^e written exactly, as the solver's ends
+			s = strconv.FormatFloat(float64(rng.Int64N(1<<20)-1<<19)/float64(int64(1)<<rng.IntN(12)), 'f', -1, 64)
+		case 1: // decimal of a few digits
+			s = strconv.FormatFloat((2*rng.Float64()-1)*math.Pow(10, float64(rng.IntN(8))), 'f', rng.IntN(6), 64)
+		default:
+			s = strconv.FormatFloat(rng.NormFloat64()*1e3, 'f', -1, 64)
+		}
+		strs = append(strs, s)
+	}
+	accepted := 0
+	for _, s := range strs {
+		f, ok := exactDecimal(s)
+		r, isRat := new(big.Rat).SetString(s)
+		if !ok {
+			continue
+		}
+		accepted++
+		if !isRat || !certfile.IsDecimal(s) {
+			t.Errorf("exactDecimal accepts %q, which is not a decimal", s)
+			continue
+		}
+		if g, exact := r.Float64(); !exact || g != f {
+			t.Errorf("exactDecimal(%q) = %v, exactly; big.Rat: %v (exact %v)", s, f, g, exact)
+		}
+	}
+	for _, s := range []string{"-1.0078125", "1.00390625", "-4", "0.000003814697265625"} {
+		if _, ok := exactDecimal(s); !ok {
+			t.Errorf("exactDecimal(%q) is not taken", s)
+		}
+	}
+	if accepted < 5000 {
+		t.Errorf("only %d of %d strings taken", accepted, len(strs))
 	}
 }

@@ -238,7 +238,10 @@ func logistic64(s end) coord64 {
 	case s.inf > 0:
 		return coord64{pt64(1), pt64(0), pt64(0), fi{-inf, -inf}}
 	}
-	v := ratFi(s.r)
+	v := pt64(s.f)
+	if !s.exact {
+		v = ratFi(s.r)
+	}
 	one := pt64(1)
 	c := coord64{x: one.div(one.add(v.neg().exp())), xb: one.div(one.add(v.exp()))}
 	if v.hi <= 0 {
@@ -839,16 +842,31 @@ func (pr *problem64) pairedThird(p1, p2, q1, q2 coord64, kinds [][2]int, gt []fi
 			case 2*j > n:
 				h, b, bp = 1, pr.bpj[j], pr.bj[j]
 			}
-			lw := b.add(bp.mul(odds[h][0])).log()
-			lz := b.add(bp.mul(odds[h][1])).log()
+			w, z := b.add(bp.mul(odds[h][0])), b.add(bp.mul(odds[h][1]))
+			lw, lz := w.log(), z.log()
 			ad := pr.dj[j]
 			if h == 1 {
 				ad = ad.neg()
 			}
+			// w^(a-i) z^(1-a-jj) e^lft = g e^lft / (w^i z^jj): one exp for
+			// every kind, unless w or z is so small that the powers could
+			// leave float64's range.
+			var g, iw, iz fi
+			shared := w.lo >= 0x1p-300 && z.lo >= 0x1p-300
+			if shared {
+				g = pr.a.mul(lw).add(pr.oma.mul(lz)).add(pr.lft).exp()
+				iw, iz = pt64(1).div(w), pt64(1).div(z)
+			}
 			for k, ij := range kinds {
 				i, jj := ij[0], ij[1]
-				e := pr.a.sub(pt64(float64(i))).mul(lw).add(pr.oma.sub(pt64(float64(jj))).mul(lz))
-				sums[k][h] = sums[k][h].add(ipow64(ad, i+jj).mul(e.add(pr.lft).exp()))
+				var t fi
+				if shared {
+					t = g.mul(ipow64(iw, i)).mul(ipow64(iz, jj))
+				} else {
+					e := pr.a.sub(pt64(float64(i))).mul(lw).add(pr.oma.sub(pt64(float64(jj))).mul(lz))
+					t = e.add(pr.lft).exp()
+				}
+				sums[k][h] = sums[k][h].add(ipow64(ad, i+jj).mul(t))
 			}
 		}
 		for k := range kinds {
@@ -959,7 +977,7 @@ func (pr *problem64) bound(t box) (ub float64) {
 	}
 	var ms, mt coord64
 	if try(func() float64 {
-		ms, mt = logistic64(midEnd(t.s1, t.s2)), logistic64(midEnd(t.t1, t.t2))
+		ms, mt = logisticMid(t.s1, t.s2), logisticMid(t.t1, t.t2)
 		return 0
 	}) != 0 {
 		return ub
@@ -1023,6 +1041,23 @@ func (pr *problem64) logistic(s end) coord64 {
 	return c
 }
 
+// logisticMid is logistic64 at the midpoint of the finite ends a and b:
+// from float64 when both are exact and so is their midpoint (the sum's
+// rounding error, by Knuth's two-sum, is 0, and halving it does not
+// underflow), else from midEnd's rational.
+func logisticMid(a, b end) coord64 {
+	if a.exact && b.exact {
+		s := a.f + b.f
+		bb := s - a.f
+		if (a.f-(s-bb))+(b.f-bb) == 0 && !math.IsInf(s, 0) {
+			if m := s / 2; m*2 == s {
+				return logistic64(end{f: m, exact: true})
+			}
+		}
+	}
+	return logistic64(midEnd(a, b))
+}
+
 // centerValue is problem.centerValue in float64: a lower bound of psi at
 // the logit center of the finite box t (+Inf when none).
 func (pr *problem64) centerValue(t box) (v float64) {
@@ -1037,6 +1072,6 @@ func (pr *problem64) centerValue(t box) (v float64) {
 			v = math.Inf(1)
 		}
 	}()
-	ms, mt := logistic64(midEnd(t.s1, t.s2)), logistic64(midEnd(t.t1, t.t2))
+	ms, mt := logisticMid(t.s1, t.s2), logisticMid(t.t1, t.t2)
 	return pr.derivs(ms, ms, mt, mt, kindsPoint[:1])[0].lo
 }

@@ -3,6 +3,7 @@ package verify
 import (
 	"cmp"
 	"fmt"
+	"math"
 	"math/big"
 	"slices"
 )
@@ -35,6 +36,58 @@ func cmpEnd(a, b end) int {
 		return cmp.Compare(a.f, b.f) // no NaN: both are exact rationals
 	}
 	return a.r.Cmp(b.r)
+}
+
+// exactDecimal returns the value of s when s is a decimal "[+-]digits" or
+// "[+-]digits.digits" of at most 18 significant digits and 60 fraction
+// digits that is exactly a float64, and ok false otherwise (the caller
+// then parses s as a rational): s = M / 10^k with M < 10^18 an integer
+// and k fraction digits is a float64 when 5^k divides M and N = M / 5^k <
+// 2^53, and then s = N 2^-k exactly (normal: N >= 1, k <= 60).
+func exactDecimal(s string) (f float64, ok bool) {
+	neg := false
+	if s != "" && (s[0] == '+' || s[0] == '-') {
+		neg, s = s[0] == '-', s[1:]
+	}
+	var m uint64
+	digits, frac, dot, seen := 0, 0, false, false
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c >= '0' && c <= '9':
+			m = 10*m + uint64(c-'0')
+			if m > 0 {
+				digits++ // significant digits: m < 10^digits
+			}
+			if dot {
+				frac++
+			}
+			seen = true
+		case c == '.' && !dot && i > 0 && i < len(s)-1:
+			dot = true
+		default:
+			return 0, false
+		}
+		if digits > 18 {
+			return 0, false
+		}
+	}
+	if !seen || frac > 60 {
+		return 0, false
+	}
+	for range frac {
+		if m%5 != 0 {
+			return 0, false
+		}
+		m /= 5
+	}
+	if m >= 1<<53 {
+		return 0, false
+	}
+	f = math.Ldexp(float64(m), -frac) // exact: m < 2^53, frac <= 60
+	if neg {
+		f = -f
+	}
+	return f, true
 }
 
 // box is [s1, s2] x [t1, t2] in logit coordinates.

@@ -111,6 +111,9 @@ func parseEnd(s string) (end, error) {
 	case "-inf":
 		return end{inf: -1}, nil
 	}
+	if f, ok := exactDecimal(s); ok {
+		return end{r: new(big.Rat).SetFloat64(f), f: f, exact: true}, nil
+	}
 	r, err := parseRat("tile end", s)
 	if err != nil {
 		return end{}, err
