@@ -367,3 +367,24 @@ func TestExactDecimal(t *testing.T) {
 		t.Errorf("only %d of %d strings taken", accepted, len(strs))
 	}
 }
+
+// TestUpDown: up and dn are the next float64 above and below (math's
+// Nextafter, an independent implementation) on random bit patterns and
+// the extremes.
+func TestUpDown(t *testing.T) {
+	xs := []float64{0, math.Copysign(0, -1), math.Inf(1), math.Inf(-1), math.NaN(), math.MaxFloat64, -math.MaxFloat64, 1, -1,
+		math.SmallestNonzeroFloat64, -math.SmallestNonzeroFloat64, 0x1p-1022, -0x1p-1022}
+	rng := rand.New(rand.NewPCG(31, 37))
+	for range 100_000 {
+		xs = append(xs, math.Float64frombits(rng.Uint64()))
+	}
+	same := func(a, b float64) bool { return math.Float64bits(a) == math.Float64bits(b) || a != a && b != b }
+	for _, x := range xs {
+		if u, want := up(x), math.Nextafter(x, math.Inf(1)); !same(u, want) {
+			t.Errorf("up(%v) = %v, want %v", x, u, want)
+		}
+		if d, want := dn(x), math.Nextafter(x, math.Inf(-1)); !same(d, want) {
+			t.Errorf("dn(%v) = %v, want %v", x, d, want)
+		}
+	}
+}
