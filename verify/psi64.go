@@ -310,13 +310,13 @@ func (pr *problem64) gUpperL(lu, lv float64) float64 {
 	if math.IsInf(lu, -1) {
 		return 0
 	}
-	return pr.a.mul(pt64(lu)).add(pr.oma.mul(pt64(lv))).sub(pt64(pr.sigma)).exp().hi
+	return expHi(pr.a.mul(pt64(lu)).add(pr.oma.mul(pt64(lv))).sub(pt64(pr.sigma)).hi)
 }
 
 // gRatio returns an upper bound of f e^tau g(u, v) at u = uHi > 0, v =
 // vLo (the terms of R0 and R1 of paired, times f e^tau).
 func (pr *problem64) gRatio(uHi, vLo float64) float64 {
-	return pr.a.mul(pt64(logHi(uHi))).add(pr.oma.mul(pt64(logLo(vLo)))).add(pr.lft).exp().hi
+	return expHi(pr.a.mul(pt64(logHi(uHi))).add(pr.oma.mul(pt64(logLo(vLo)))).add(pr.lft).hi)
 }
 
 // gTau returns a lower (upward false) or upper bound of g(u, v) e^-tau
@@ -326,11 +326,11 @@ func (pr *problem64) gTau(lu, lv float64, upward bool) float64 {
 	if math.IsInf(lu, -1) {
 		return 0
 	}
-	e := pr.a.mul(pt64(lu)).add(pr.oma.mul(pt64(lv))).sub(pt64(pr.tau)).exp()
+	e := pr.a.mul(pt64(lu)).add(pr.oma.mul(pt64(lv))).sub(pt64(pr.tau))
 	if upward {
-		return e.hi
+		return expHi(e.hi)
 	}
-	return e.lo
+	return expLo(e.lo)
 }
 
 // gLowerK returns a lower bound of e^lk g(u, v) (times e^-sigma) from a
@@ -341,7 +341,7 @@ func (pr *problem64) gLowerK(lk fi, lu, lv float64) float64 {
 	if math.IsInf(lu, -1) || math.IsInf(lk.lo, -1) {
 		return 0
 	}
-	return pt64(lk.lo).add(pr.a.mul(pt64(lu))).add(pr.oma.mul(pt64(lv))).sub(pt64(pr.sigma)).exp().lo
+	return expLo(pt64(lk.lo).add(pr.a.mul(pt64(lu))).add(pr.oma.mul(pt64(lv))).sub(pt64(pr.sigma)).lo)
 }
 
 // gLower returns a lower bound of g(u, v) at u = uLo, v = vHi.
@@ -358,7 +358,7 @@ func (pr *problem64) gLowerL(lu, lv float64) float64 {
 	if math.IsInf(lu, -1) {
 		return 0
 	}
-	return pr.a.mul(pt64(lu)).add(pr.oma.mul(pt64(lv))).sub(pt64(pr.sigma)).exp().lo
+	return expLo(pr.a.mul(pt64(lu)).add(pr.oma.mul(pt64(lv))).sub(pt64(pr.sigma)).lo)
 }
 
 // tail returns an upper bound of sum_{j outside the window} g(u_j, v_j)
@@ -727,10 +727,10 @@ func (pr *problem64) paired(p1, p2, q1, q2 coord64) float64 {
 	}
 	sB, sBp := pr.absorbed()
 	if r0 == 0 {
-		r0 = mulUp(sB, pr.lft.exp().hi)
+		r0 = mulUp(sB, expHi(pr.lft.hi))
 	}
 	if r1 == 0 {
-		r1 = mulUp(sBp, pr.lft.exp().hi)
+		r1 = mulUp(sBp, expHi(pr.lft.hi))
 	}
 	if r0 == inf && r1 == inf {
 		return inf // the monotone bound
@@ -818,7 +818,7 @@ func (pr *problem64) pairedThird(p1, p2, q1, q2 coord64, kinds [][2]int, gt []fi
 				}
 				i, jj := ij[0], ij[1]
 				e := pr.a.sub(pt64(float64(i))).mul(lpq[h][0]).add(pr.oma.sub(pt64(float64(jj))).mul(lpq[h][1]))
-				p0 := e.sub(pt64(pr.sigma)).exp().lo
+				p0 := expLo(e.sub(pt64(pr.sigma)).lo)
 				if !(p0 > 0) {
 					panic(arithError("no tail bound"))
 				}
@@ -829,7 +829,7 @@ func (pr *problem64) pairedThird(p1, p2, q1, q2 coord64, kinds [][2]int, gt []fi
 				for range jj {
 					t = mulUp(t, qinv)
 				}
-				t = mulUp(pt64(t).div(pt64(p0)).hi, pr.lft.exp().hi)
+				t = mulUp(pt64(t).div(pt64(p0)).hi, expHi(pr.lft.hi))
 				sums[k][h] = fi{-t, t}
 			}
 		}
