@@ -797,11 +797,11 @@ func (pr *problem64) paired(p1, p2, q1, q2 coord64) float64 {
 func (pr *problem64) pairedThird(p1, p2, q1, q2 coord64, kinds [][2]int, gt []fi) []fi {
 	n := pr.n
 	corners := [4][2]coord64{{p1, q1}, {p1, q2}, {p2, q1}, {p2, q2}}
-	r := make([][2]fi, len(kinds))
-	sums := make([][2]fi, len(kinds))
+	// sums[k][c][h]: R0 (h = 0) and R1 (h = 1) of kind k at corner c, the
+	// corner (ps[c>>1], qs[c&1]).
+	sums := make([][4][2]fi, len(kinds))
 	for c, pq := range corners {
 		p, q := pq[0], pq[1]
-		odds := [2][2]fi{{p.odds(), q.odds()}, {p.invOdds(), q.invOdds()}}
 		var lpq [2][2]fi // log p, log q; log(1-p), log(1-q)
 		var tv, pinv, qinv float64
 		if pr.windowed() {
@@ -812,7 +812,7 @@ func (pr *problem64) pairedThird(p1, p2, q1, q2 coord64, kinds [][2]int, gt []fi
 		}
 		for k, ij := range kinds {
 			for h := range 2 {
-				sums[k][h] = pt64(0)
+				sums[k][c][h] = pt64(0)
 				if tv == 0 {
 					continue
 				}
@@ -830,52 +830,80 @@ func (pr *problem64) pairedThird(p1, p2, q1, q2 coord64, kinds [][2]int, gt []fi
 					t = mulUp(t, qinv)
 				}
 				t = mulUp(pt64(t).div(pt64(p0)).hi, expHi(pr.lft.hi))
-				sums[k][h] = fi{-t, t}
+				sums[k][c][h] = fi{-t, t}
 			}
 		}
-		for j := pr.lo; j < pr.hi; j++ {
-			h := 0
-			b, bp := pr.bj[j], pr.bpj[j]
-			switch {
-			case 2*j == n:
-				continue
-			case 2*j > n:
-				h, b, bp = 1, pr.bpj[j], pr.bj[j]
+	}
+	// The odds of each p and q ((1-x)/x for R0, x/(1-x) for R1): w and
+	// its log depend on the corner's p only, z on its q only, so that
+	// they are computed once for the two corners that share them.
+	oddsP := [2][2]fi{{p1.odds(), p1.invOdds()}, {p2.odds(), p2.invOdds()}}
+	oddsQ := [2][2]fi{{q1.odds(), q1.invOdds()}, {q2.odds(), q2.invOdds()}}
+	adk := make([]fi, len(kinds))
+	for j := pr.lo; j < pr.hi; j++ {
+		h := 0
+		b, bp := pr.bj[j], pr.bpj[j]
+		switch {
+		case 2*j == n:
+			continue
+		case 2*j > n:
+			h, b, bp = 1, pr.bpj[j], pr.bj[j]
+		}
+		ad := pr.dj[j]
+		if h == 1 {
+			ad = ad.neg()
+		}
+		for k, ij := range kinds {
+			adk[k] = ipow64(ad, ij[0]+ij[1])
+		}
+		// w^(a-i) z^(1-a-jj) e^lft = g e^lft / (w^i z^jj): one exp for
+		// every kind, unless w or z is so small that the powers could
+		// leave float64's range (pw, pz: the powers of 1/w and 1/z).
+		var lw, lz [2]fi
+		var pw, pz [2][4]fi
+		var okw, okz [2]bool
+		for x := range 2 {
+			w, z := b.add(bp.mul(oddsP[x][h])), b.add(bp.mul(oddsQ[x][h]))
+			lw[x], lz[x] = w.log(), z.log()
+			if okw[x] = w.lo >= 0x1p-300; okw[x] {
+				iw := pt64(1).div(w)
+				for i := range pw[x] {
+					pw[x][i] = ipow64(iw, i)
+				}
 			}
-			w, z := b.add(bp.mul(odds[h][0])), b.add(bp.mul(odds[h][1]))
-			lw, lz := w.log(), z.log()
-			ad := pr.dj[j]
-			if h == 1 {
-				ad = ad.neg()
+			if okz[x] = z.lo >= 0x1p-300; okz[x] {
+				iz := pt64(1).div(z)
+				for i := range pz[x] {
+					pz[x][i] = ipow64(iz, i)
+				}
 			}
-			// w^(a-i) z^(1-a-jj) e^lft = g e^lft / (w^i z^jj): one exp for
-			// every kind, unless w or z is so small that the powers could
-			// leave float64's range.
-			var g, iw, iz fi
-			shared := w.lo >= 0x1p-300 && z.lo >= 0x1p-300
+		}
+		for c := range corners {
+			x, y := c>>1, c&1
+			shared := okw[x] && okz[y]
+			var g fi
 			if shared {
-				g = pr.a.mul(lw).add(pr.oma.mul(lz)).add(pr.lft).exp()
-				iw, iz = pt64(1).div(w), pt64(1).div(z)
+				g = pr.a.mul(lw[x]).add(pr.oma.mul(lz[y])).add(pr.lft).exp()
 			}
 			for k, ij := range kinds {
 				i, jj := ij[0], ij[1]
 				var t fi
 				if shared {
-					t = g.mul(ipow64(iw, i)).mul(ipow64(iz, jj))
+					t = g.mul(pw[x][i]).mul(pz[y][jj])
 				} else {
-					e := pr.a.sub(pt64(float64(i))).mul(lw).add(pr.oma.sub(pt64(float64(jj))).mul(lz))
+					e := pr.a.sub(pt64(float64(i))).mul(lw[x]).add(pr.oma.sub(pt64(float64(jj))).mul(lz[y]))
 					t = e.add(pr.lft).exp()
 				}
-				sums[k][h] = sums[k][h].add(ipow64(ad, i+jj).mul(t))
+				sums[k][c][h] = sums[k][c][h].add(adk[k].mul(t))
 			}
 		}
-		for k := range kinds {
-			for h := range 2 {
-				if c == 0 {
-					r[k][h] = sums[k][h]
-				} else {
-					r[k][h] = r[k][h].hull(sums[k][h])
-				}
+	}
+	r := make([][2]fi, len(kinds))
+	for k := range kinds {
+		for h := range 2 {
+			r[k][h] = sums[k][0][h]
+			for c := 1; c < len(corners); c++ {
+				r[k][h] = r[k][h].hull(sums[k][c][h])
 			}
 		}
 	}
