@@ -38,6 +38,22 @@ func cmpEnd(a, b end) int {
 	return a.r.Cmp(b.r)
 }
 
+// endCache parses tile ends, each distinct string once (the tiles share
+// their ends; an end's rational is never modified in place, so that the
+// tiles may share it).
+type endCache map[string]end
+
+func (m endCache) parse(s string) (end, error) {
+	if e, ok := m[s]; ok {
+		return e, nil
+	}
+	e, err := parseEnd(s)
+	if err == nil {
+		m[s] = e
+	}
+	return e, err
+}
+
 // exactDecimal returns the value of s when s is a decimal "[+-]digits" or
 // "[+-]digits.digits" of at most 18 significant digits and 60 fraction
 // digits that is exactly a float64, and ok false otherwise (the caller
@@ -151,8 +167,10 @@ func partition(tiles []box, r box, idx []int) error {
 			}
 			return tiles[i].t2
 		}
+		// The order among tiles of equal lower end does not matter: no cut
+		// falls between them (the first ends above their common lower end).
 		ord := slices.Clone(idx)
-		slices.SortStableFunc(ord, func(a, b int) int { return cmpEnd(lo(a), lo(b)) })
+		slices.SortFunc(ord, func(a, b int) int { return cmpEnd(lo(a), lo(b)) })
 		// Cut positions: after the first i tiles (by lower end), when they
 		// all end at or before the next one's lower end. Take the one
 		// nearest the middle (a balanced recursion).

@@ -139,10 +139,12 @@ func parse(f *certfile.File) (*cert, error) {
 		}
 		*x.dst = r
 	}
+	ends := endCache{}
+	c.tiles = make([]box, 0, len(f.Tiles))
 	for i, t := range f.Tiles {
 		var e [4]end
 		for j, s := range t {
-			v, err := parseEnd(s)
+			v, err := ends.parse(s)
 			if err != nil {
 				return nil, fmt.Errorf("tile %d: %w", i+1, err)
 			}
