@@ -6,6 +6,7 @@ import (
 	"math/big"
 	"math/rand/v2"
 	"os"
+	"slices"
 	"strconv"
 	"testing"
 
@@ -385,6 +386,74 @@ func TestUpDown(t *testing.T) {
 		}
 		if d, want := dn(x), math.Nextafter(x, math.Inf(-1)); !same(d, want) {
 			t.Errorf("dn(%v) = %v, want %v", x, d, want)
+		}
+	}
+}
+
+// TestTilingKeys: checkTiling gives the same verdict on random split-tree
+// tilings (honest, and with a tile removed, duplicated or shrunk) whether
+// the ends are exact float64 (keys compared as float64) or only rationals
+// (keys by rank).
+func TestTilingKeys(t *testing.T) {
+	rng := rand.New(rand.NewPCG(41, 43))
+	mkEnd := func(v float64, exact bool) end {
+		switch {
+		case math.IsInf(v, -1):
+			return end{inf: -1}
+		case math.IsInf(v, 1):
+			return end{inf: 1}
+		}
+		return end{r: new(big.Rat).SetFloat64(v), f: v, exact: exact}
+	}
+	cutAt := func(lo, hi float64) float64 {
+		switch {
+		case math.IsInf(lo, -1) && math.IsInf(hi, 1):
+			return 0
+		case math.IsInf(lo, -1):
+			return hi - max(1, math.Abs(hi))
+		case math.IsInf(hi, 1):
+			return lo + max(1, math.Abs(lo))
+		}
+		return (lo + hi) / 2
+	}
+	for trial := range 300 {
+		boxes := [][4]float64{{math.Inf(-1), 0, math.Inf(-1), math.Inf(1)}}
+		for range 1 + rng.IntN(40) {
+			k := rng.IntN(len(boxes))
+			b := boxes[k]
+			a, c := b, b
+			if rng.IntN(2) == 0 {
+				m := cutAt(b[0], b[1])
+				a[1], c[0] = m, m
+			} else {
+				m := cutAt(b[2], b[3])
+				a[3], c[2] = m, m
+			}
+			boxes[k] = a
+			boxes = append(boxes, c)
+		}
+		want := true
+		switch trial % 4 {
+		case 1:
+			if len(boxes) > 1 {
+				boxes, want = slices.Delete(boxes, 0, 1), false
+			}
+		case 2:
+			boxes, want = append(boxes, boxes[rng.IntN(len(boxes))]), false
+		case 3:
+			k := rng.IntN(len(boxes))
+			if b := boxes[k]; !math.IsInf(b[1], 0) && !math.IsInf(b[0], 0) {
+				boxes[k][1], want = (b[0]+b[1])/2, false
+			}
+		}
+		for _, exact := range []bool{true, false} {
+			tiles := make([]box, len(boxes))
+			for i, b := range boxes {
+				tiles[i] = box{mkEnd(b[0], exact), mkEnd(b[1], exact), mkEnd(b[2], exact), mkEnd(b[3], exact)}
+			}
+			if err := checkTiling(tiles); (err == nil) != want {
+				t.Errorf("trial %d, exact %v: %d tiles, want accepted %v, got %v", trial, exact, len(tiles), want, err)
+			}
 		}
 	}
 }

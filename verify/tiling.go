@@ -139,11 +139,52 @@ func checkTiling(tiles []box) error {
 	for i := range idx {
 		idx[i] = i
 	}
-	return partition(tiles, root, idx)
+	return partition(tiles, endKeys(tiles), root, idx)
 }
 
-// partition checks that the tiles idx partition region r.
-func partition(tiles []box, r box, idx []int) error {
+// endKeys returns, for each tile, keys of its ends s1, s2, t1, t2 that
+// compare as the ends do (cmpEnd): the ends themselves as float64 when
+// every end is exact or infinite, else their ranks among all the ends.
+func endKeys(tiles []box) [][4]float64 {
+	keys := make([][4]float64, len(tiles))
+	all := true
+	for i, t := range tiles {
+		for j, e := range [4]end{t.s1, t.s2, t.t1, t.t2} {
+			switch {
+			case e.inf != 0:
+				keys[i][j] = math.Inf(e.inf)
+			case e.exact:
+				keys[i][j] = e.f
+			default:
+				all = false
+			}
+		}
+	}
+	if all {
+		return keys
+	}
+	at := func(k int) end {
+		t := tiles[k/4]
+		return [4]end{t.s1, t.s2, t.t1, t.t2}[k%4]
+	}
+	ord := make([]int, 4*len(tiles))
+	for k := range ord {
+		ord[k] = k
+	}
+	slices.SortFunc(ord, func(a, b int) int { return cmpEnd(at(a), at(b)) })
+	rank := 0
+	for n, k := range ord {
+		if n > 0 && cmpEnd(at(ord[n-1]), at(k)) != 0 {
+			rank++
+		}
+		keys[k/4][k%4] = float64(rank)
+	}
+	return keys
+}
+
+// partition checks that the tiles idx partition region r; keys are
+// endKeys(tiles).
+func partition(tiles []box, keys [][4]float64, r box, idx []int) error {
 	switch len(idx) {
 	case 0:
 		return fmt.Errorf("region %v is not covered by any tile", r)
@@ -155,51 +196,38 @@ func partition(tiles []box, r box, idx []int) error {
 		return nil
 	}
 	for axis := range 2 {
-		lo := func(i int) end {
-			if axis == 0 {
-				return tiles[i].s1
-			}
-			return tiles[i].t1
-		}
-		hi := func(i int) end {
-			if axis == 0 {
-				return tiles[i].s2
-			}
-			return tiles[i].t2
-		}
+		lo := func(i int) float64 { return keys[i][2*axis] }
+		hi := func(i int) float64 { return keys[i][2*axis+1] }
 		// The order among tiles of equal lower end does not matter: no cut
 		// falls between them (the first ends above their common lower end).
 		ord := slices.Clone(idx)
-		slices.SortFunc(ord, func(a, b int) int { return cmpEnd(lo(a), lo(b)) })
+		slices.SortFunc(ord, func(a, b int) int { return cmp.Compare(lo(a), lo(b)) })
 		// Cut positions: after the first i tiles (by lower end), when they
 		// all end at or before the next one's lower end. Take the one
 		// nearest the middle (a balanced recursion).
 		cut := -1
 		reach := hi(ord[0])
 		for i := 1; i < len(ord); i++ {
-			if cmpEnd(reach, lo(ord[i])) <= 0 {
+			if reach <= lo(ord[i]) {
 				if cut < 0 || abs(2*i-len(ord)) < abs(2*cut-len(ord)) {
 					cut = i
 				}
 			}
-			if cmpEnd(hi(ord[i]), reach) > 0 {
-				reach = hi(ord[i])
-			}
+			reach = max(reach, hi(ord[i]))
 		}
 		if cut < 0 {
 			continue
 		}
-		v := lo(ord[cut])
 		left, right := r, r
-		if axis == 0 {
-			left.s2, right.s1 = v, v
+		if t := tiles[ord[cut]]; axis == 0 {
+			left.s2, right.s1 = t.s1, t.s1
 		} else {
-			left.t2, right.t1 = v, v
+			left.t2, right.t1 = t.t1, t.t1
 		}
-		if err := partition(tiles, left, ord[:cut]); err != nil {
+		if err := partition(tiles, keys, left, ord[:cut]); err != nil {
 			return err
 		}
-		return partition(tiles, right, ord[cut:])
+		return partition(tiles, keys, right, ord[cut:])
 	}
 	first := slices.Min(idx)
 	return fmt.Errorf("region %v: its %d tiles (the first is tile %d) overlap or leave a gap", r, len(idx), first+1)
