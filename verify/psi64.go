@@ -33,6 +33,7 @@ type problem64 struct {
 	sB, sBp, sE, sEp float64
 	coefs            [4][4]fi
 	lcache           map[float64]coord64 // logistic's enclosures by exact end
+	endTermsUsed     int                 // entries of the ends' endTerms (at most maxEndTerms)
 }
 
 // windowFrom is the smallest n whose sums are windowed; windowBits: the
@@ -173,6 +174,7 @@ func (pr *problem64) full() *problem64 {
 	q := *pr
 	q.lo, q.hi = 0, pr.n+1
 	q.sB, q.sBp, q.sE, q.sEp = 0, 0, 0, 0
+	q.lcache, q.endTermsUsed = nil, 0 // the ends' terms are the window's
 	return &q
 }
 
@@ -190,11 +192,14 @@ func falling64(x fi, i int) fi {
 // enclosed apart: log x keeps its precision where x underflows (a logit
 // beyond about -708), so that the terms of G and G^T, x^a y^(1-a), are
 // bounded from the logs and not from an enclosure [0, tiny] of x.
-type coord64 struct{ x, xb, lx, lxb fi }
+type coord64 struct {
+	x, xb, lx, lxb fi
+	et             *endTerms // the tile end's terms (nil: none kept)
+}
 
 // coordOf returns the coordinate with x and 1 - x enclosed by x and xb
 // (its logs from them; -Inf for an end at 0).
-func coordOf(x, xb fi) coord64 { return coord64{x, xb, log0(x), log0(xb)} }
+func coordOf(x, xb fi) coord64 { return coord64{x: x, xb: xb, lx: log0(x), lxb: log0(xb)} }
 
 // log0 encloses log x for x >= 0, with log 0 = -Inf.
 func log0(x fi) fi {
@@ -234,9 +239,9 @@ func logistic64(s end) coord64 {
 	inf := math.Inf(1)
 	switch {
 	case s.inf < 0:
-		return coord64{pt64(0), pt64(1), fi{-inf, -inf}, pt64(0)}
+		return coord64{x: pt64(0), xb: pt64(1), lx: fi{-inf, -inf}, lxb: pt64(0)}
 	case s.inf > 0:
-		return coord64{pt64(1), pt64(0), pt64(0), fi{-inf, -inf}}
+		return coord64{x: pt64(1), xb: pt64(0), lx: pt64(0), lxb: fi{-inf, -inf}}
 	}
 	v := pt64(s.f)
 	if !s.exact {
@@ -316,7 +321,17 @@ func (pr *problem64) gUpperL(lu, lv float64) float64 {
 // gRatio returns an upper bound of f e^tau g(u, v) at u = uHi > 0, v =
 // vLo (the terms of R0 and R1 of paired, times f e^tau).
 func (pr *problem64) gRatio(uHi, vLo float64) float64 {
-	return expHi(pr.a.mul(pt64(logHi(uHi))).add(pr.oma.mul(pt64(logLo(vLo)))).add(pr.lft).hi)
+	return pr.gRatioL(logHi(uHi), logLo(vLo))
+}
+
+// gRatioL is gRatio from an upper bound lu of log u and a lower bound lv
+// of log v (the log's arithmetic exception for lu or lv = -Inf, a u or v
+// enclosure reaching 0).
+func (pr *problem64) gRatioL(lu, lv float64) float64 {
+	if math.IsInf(lu, -1) || math.IsInf(lv, -1) {
+		panic(arithError("float64 log of a number that is not positive"))
+	}
+	return expHi(pr.a.mul(pt64(lu)).add(pr.oma.mul(pt64(lv))).add(pr.lft).hi)
 }
 
 // gTau returns a lower (upward false) or upper bound of g(u, v) e^-tau
@@ -475,6 +490,15 @@ func (pr *problem64) fUpper(p1, p2, q1, q2 coord64) float64 {
 
 // termUpper returns an upper bound of term j of F_n on the box.
 func (pr *problem64) termUpper(j int, p1, p2, q1, q2 coord64) float64 {
+	if p1.et != nil && p2.et != nil && q1.et != nil && q2.et != nil {
+		// The ends' logs: max of the upper bounds, min of the lower.
+		lu := max(pr.luAt(p1, j).hi, pr.luAt(p2, j).hi)
+		if math.IsInf(lu, -1) {
+			return 0
+		}
+		lv := min(pr.luAt(q1, j).lo, pr.luAt(q2, j).lo)
+		return pr.gUpperL(lu, logOf(fi{lv, lv}).lo)
+	}
 	b, bp := pr.bj[j], pr.bpj[j]
 	u1, u2 := lin64(p1, b, bp), lin64(p2, b, bp)
 	v1, v2 := lin64(q1, b, bp), lin64(q2, b, bp)
@@ -547,11 +571,18 @@ func (pr *problem64) derivsGT(p1, p2, q1, q2 coord64, kinds [][2]int) ([]fi, []f
 			F[k] = fi{-t, t}
 		}
 	}
+	ends := !point && p1.et != nil && p2.et != nil && q1.et != nil && q2.et != nil
 	for j := pr.lo; j < pr.hi; j++ {
-		b, bp := pr.bj[j], pr.bpj[j]
-		u := lin64(p1, b, bp).hull(lin64(p2, b, bp))
-		v := lin64(q1, b, bp).hull(lin64(q2, b, bp))
-		terms(u, v, u.log(), v.log(), false, ts, fi{})
+		if ends {
+			// log of the hull of u_j at the ends: the hull of their logs.
+			a1, a2, b1, b2 := pr.luAt(p1, j), pr.luAt(p2, j), pr.luAt(q1, j), pr.luAt(q2, j)
+			terms(fi{}, fi{}, logOf(a1.hull(a2)), logOf(b1.hull(b2)), false, ts, fi{})
+		} else {
+			b, bp := pr.bj[j], pr.bpj[j]
+			u := lin64(p1, b, bp).hull(lin64(p2, b, bp))
+			v := lin64(q1, b, bp).hull(lin64(q2, b, bp))
+			terms(u, v, u.log(), v.log(), false, ts, fi{})
+		}
 		for k, ij := range kinds {
 			t := ts[k]
 			if o := ij[0] + ij[1]; o > 0 {
@@ -738,13 +769,13 @@ func (pr *problem64) paired(p1, p2, q1, q2 coord64) float64 {
 	for j := pr.lo; j < pr.hi; j++ {
 		switch {
 		case 2*j < n && r0 < inf:
-			u := pr.bj[j].add(pr.bpj[j].mul(op1))
-			v := pr.bj[j].add(pr.bpj[j].mul(oq2))
-			r0 = up(r0 + pr.gRatio(u.hi, v.lo))
+			_, lu, _, _ := pr.wAt(p1, j, 0, op1)
+			_, lv, _, _ := pr.wAt(q2, j, 0, oq2)
+			r0 = up(r0 + pr.gRatioL(lu.hi, lv.lo))
 		case 2*j > n && r1 < inf:
-			u := pr.bpj[j].add(pr.bj[j].mul(op2))
-			v := pr.bpj[j].add(pr.bj[j].mul(oq1))
-			r1 = up(r1 + pr.gRatio(u.hi, v.lo))
+			_, lu, _, _ := pr.wAt(p2, j, 1, op2)
+			_, lv, _, _ := pr.wAt(q1, j, 1, oq1)
+			r1 = up(r1 + pr.gRatioL(lu.hi, lv.lo))
 		}
 	}
 	half := func(r float64, gLo, gHi func() float64) float64 {
@@ -837,17 +868,24 @@ func (pr *problem64) pairedThird(p1, p2, q1, q2 coord64, kinds [][2]int, gt []fi
 	// The odds of each p and q ((1-x)/x for R0, x/(1-x) for R1): w and
 	// its log depend on the corner's p only, z on its q only, so that
 	// they are computed once for the two corners that share them.
-	oddsP := [2][2]fi{{p1.odds(), p1.invOdds()}, {p2.odds(), p2.invOdds()}}
-	oddsQ := [2][2]fi{{q1.odds(), q1.invOdds()}, {q2.odds(), q2.invOdds()}}
+	ps, qs := [2]coord64{p1, p2}, [2]coord64{q1, q2}
+	var oddsP, oddsQ [2][2]fi // for the coordinates without endTerms
+	for x := range 2 {
+		if ps[x].et == nil {
+			oddsP[x] = [2]fi{ps[x].odds(), ps[x].invOdds()}
+		}
+		if qs[x].et == nil {
+			oddsQ[x] = [2]fi{qs[x].odds(), qs[x].invOdds()}
+		}
+	}
 	adk := make([]fi, len(kinds))
 	for j := pr.lo; j < pr.hi; j++ {
 		h := 0
-		b, bp := pr.bj[j], pr.bpj[j]
 		switch {
 		case 2*j == n:
 			continue
 		case 2*j > n:
-			h, b, bp = 1, pr.bpj[j], pr.bj[j]
+			h = 1
 		}
 		ad := pr.dj[j]
 		if h == 1 {
@@ -863,20 +901,11 @@ func (pr *problem64) pairedThird(p1, p2, q1, q2 coord64, kinds [][2]int, gt []fi
 		var pw, pz [2][4]fi
 		var okw, okz [2]bool
 		for x := range 2 {
-			w, z := b.add(bp.mul(oddsP[x][h])), b.add(bp.mul(oddsQ[x][h]))
-			lw[x], lz[x] = w.log(), z.log()
-			if okw[x] = w.lo >= 0x1p-300; okw[x] {
-				iw := pt64(1).div(w)
-				for i := range pw[x] {
-					pw[x][i] = ipow64(iw, i)
-				}
-			}
-			if okz[x] = z.lo >= 0x1p-300; okz[x] {
-				iz := pt64(1).div(z)
-				for i := range pz[x] {
-					pz[x][i] = ipow64(iz, i)
-				}
-			}
+			var l fi
+			_, l, pw[x], okw[x] = pr.wAt(ps[x], j, h, oddsP[x][h])
+			lw[x] = logOf(l)
+			_, l, pz[x], okz[x] = pr.wAt(qs[x], j, h, oddsQ[x][h])
+			lz[x] = logOf(l)
 		}
 		for c := range corners {
 			x, y := c>>1, c&1
@@ -1062,6 +1091,10 @@ func (pr *problem64) logistic(s end) coord64 {
 		return c
 	}
 	c := logistic64(s)
+	if m := pr.hi - pr.lo; m > 0 && pr.endTermsUsed+m <= maxEndTerms {
+		pr.endTermsUsed += m
+		c.et = new(endTerms)
+	}
 	if pr.lcache == nil {
 		pr.lcache = map[float64]coord64{}
 	}
@@ -1102,4 +1135,100 @@ func (pr *problem64) centerValue(t box) (v float64) {
 	}()
 	ms, mt := logisticMid(t.s1, t.s2), logisticMid(t.t1, t.t2)
 	return pr.derivs(ms, ms, mt, mt, kindsPoint[:1])[0].lo
+}
+
+// endTerms holds, for one exact tile end x (a coordinate that many tiles
+// share), the enclosures over the window's j (index j - lo) that the
+// bounds take at x, built on first use: the numbers the bounds would
+// otherwise compute again for every tile with that end. An enclosure whose
+// end at 0 has no log keeps -Inf there; the bounds then raise the
+// arithmetic exception that the log would have raised.
+type endTerms struct {
+	lu []fi // log u_j(x), u_j(x) = x B_j + (1-x) B'_j (log0 of lin64)
+	// w_j(x) = B_j + B'_j (1-x)/x for 2j < n (half 0), B'_j + B_j x/(1-x)
+	// for 2j > n (half 1), and its log (log0); pw, the powers (1/w_j)^i,
+	// i = 0..3, where okw (w_j >= 2^-300).
+	half [2]bool
+	w    []fi
+	lw   []fi
+	pw   [][4]fi
+	okw  []bool
+}
+
+// maxEndTerms caps the entries of every end's endTerms of a problem (about
+// 120 bytes each): past it, the ends' terms are computed for each tile.
+const maxEndTerms = 1 << 18
+
+// luAt returns log u_j(x) at the end x (x.et not nil), as log0.
+func (pr *problem64) luAt(x coord64, j int) fi {
+	e := x.et
+	if e.lu == nil {
+		lu := make([]fi, pr.hi-pr.lo)
+		for i := range lu {
+			lu[i] = log0(lin64(x, pr.bj[pr.lo+i], pr.bpj[pr.lo+i]))
+		}
+		e.lu = lu
+	}
+	return e.lu[j-pr.lo]
+}
+
+// logOf returns the log enclosure l (as log0 gives it) with the
+// arithmetic exception that the log of an enclosure reaching 0 raises.
+func logOf(l fi) fi {
+	if math.IsInf(l.lo, -1) {
+		panic(arithError("float64 log of a number that is not positive"))
+	}
+	return l
+}
+
+// wAt returns w_j(x), its log (as log0), the powers of 1/w_j and whether
+// they are kept (w_j >= 2^-300), for j in the window, 2j != n, with h =
+// 0 for 2j < n and 1 for 2j > n: from x.et when kept, else computed
+// from odds, x's odds for h = 0, its inverse for h = 1 (unused when
+// x.et is kept).
+func (pr *problem64) wAt(x coord64, j, h int, odds fi) (w, lw fi, pw [4]fi, ok bool) {
+	b, bp := pr.bj[j], pr.bpj[j]
+	if h == 1 {
+		b, bp = bp, b
+	}
+	one := func(odds fi) (w, lw fi, pw [4]fi, ok bool) {
+		w = b.add(bp.mul(odds))
+		lw = log0(w)
+		if ok = w.lo >= 0x1p-300; ok {
+			iw := pt64(1).div(w)
+			for i := range pw {
+				pw[i] = ipow64(iw, i)
+			}
+		}
+		return
+	}
+	e := x.et
+	if e == nil {
+		return one(odds)
+	}
+	if !e.half[h] {
+		m := pr.hi - pr.lo
+		if e.w == nil {
+			e.w, e.lw, e.pw, e.okw = make([]fi, m), make([]fi, m), make([][4]fi, m), make([]bool, m)
+		}
+		o := x.odds()
+		if h == 1 {
+			o = x.invOdds()
+		}
+		for jj := pr.lo; jj < pr.hi; jj++ {
+			if 2*jj == pr.n || (2*jj > pr.n) != (h == 1) {
+				continue
+			}
+			b, bp = pr.bj[jj], pr.bpj[jj]
+			if h == 1 {
+				b, bp = bp, b
+			}
+			i := jj - pr.lo
+			e.w[i], e.lw[i], e.pw[i], e.okw[i] = one(o)
+		}
+		e.half[h] = true
+		b, bp = pr.bj[j], pr.bpj[j]
+	}
+	i := j - pr.lo
+	return e.w[i], e.lw[i], e.pw[i], e.okw[i]
 }
