@@ -769,13 +769,9 @@ func (pr *problem64) paired(p1, p2, q1, q2 coord64) float64 {
 	for j := pr.lo; j < pr.hi; j++ {
 		switch {
 		case 2*j < n && r0 < inf:
-			_, lu, _, _ := pr.wAt(p1, j, 0, op1)
-			_, lv, _, _ := pr.wAt(q2, j, 0, oq2)
-			r0 = up(r0 + pr.gRatioL(lu.hi, lv.lo))
+			r0 = up(r0 + pr.gRatioL(pr.lwAt(p1, j, 0, op1).hi, pr.lwAt(q2, j, 0, oq2).lo))
 		case 2*j > n && r1 < inf:
-			_, lu, _, _ := pr.wAt(p2, j, 1, op2)
-			_, lv, _, _ := pr.wAt(q1, j, 1, oq1)
-			r1 = up(r1 + pr.gRatioL(lu.hi, lv.lo))
+			r1 = up(r1 + pr.gRatioL(pr.lwAt(p2, j, 1, op2).hi, pr.lwAt(q1, j, 1, oq1).lo))
 		}
 	}
 	half := func(r float64, gLo, gHi func() float64) float64 {
@@ -1187,48 +1183,61 @@ func logOf(l fi) fi {
 // from odds, x's odds for h = 0, its inverse for h = 1 (unused when
 // x.et is kept).
 func (pr *problem64) wAt(x coord64, j, h int, odds fi) (w, lw fi, pw [4]fi, ok bool) {
+	e := x.et
+	if e == nil {
+		return pr.wOne(j, h, odds)
+	}
+	if !e.half[h] {
+		pr.wBuild(x, h)
+	}
+	i := j - pr.lo
+	return e.w[i], e.lw[i], e.pw[i], e.okw[i]
+}
+
+// lwAt is the log of wAt alone.
+func (pr *problem64) lwAt(x coord64, j, h int, odds fi) fi {
+	if e := x.et; e != nil && e.half[h] {
+		return e.lw[j-pr.lo]
+	}
+	_, lw, _, _ := pr.wAt(x, j, h, odds)
+	return lw
+}
+
+// wOne computes w_j, its log, the powers of 1/w_j and whether they are
+// kept, from odds (x's odds for h = 0, its inverse for h = 1).
+func (pr *problem64) wOne(j, h int, odds fi) (w, lw fi, pw [4]fi, ok bool) {
 	b, bp := pr.bj[j], pr.bpj[j]
 	if h == 1 {
 		b, bp = bp, b
 	}
-	one := func(odds fi) (w, lw fi, pw [4]fi, ok bool) {
-		w = b.add(bp.mul(odds))
-		lw = log0(w)
-		if ok = w.lo >= 0x1p-300; ok {
-			iw := pt64(1).div(w)
-			for i := range pw {
-				pw[i] = ipow64(iw, i)
-			}
+	w = b.add(bp.mul(odds))
+	lw = log0(w)
+	if ok = w.lo >= 0x1p-300; ok {
+		iw := pt64(1).div(w)
+		for i := range pw {
+			pw[i] = ipow64(iw, i)
 		}
-		return
 	}
+	return
+}
+
+// wBuild fills x.et's half h (an arithmetic exception leaves it unbuilt).
+func (pr *problem64) wBuild(x coord64, h int) {
 	e := x.et
-	if e == nil {
-		return one(odds)
+	m := pr.hi - pr.lo
+	if e.w == nil {
+		e.w, e.lw, e.pw, e.okw = make([]fi, m), make([]fi, m), make([][4]fi, m), make([]bool, m)
 	}
-	if !e.half[h] {
-		m := pr.hi - pr.lo
-		if e.w == nil {
-			e.w, e.lw, e.pw, e.okw = make([]fi, m), make([]fi, m), make([][4]fi, m), make([]bool, m)
-		}
-		o := x.odds()
-		if h == 1 {
-			o = x.invOdds()
-		}
-		for jj := pr.lo; jj < pr.hi; jj++ {
-			if 2*jj == pr.n || (2*jj > pr.n) != (h == 1) {
-				continue
-			}
-			b, bp = pr.bj[jj], pr.bpj[jj]
-			if h == 1 {
-				b, bp = bp, b
-			}
-			i := jj - pr.lo
-			e.w[i], e.lw[i], e.pw[i], e.okw[i] = one(o)
-		}
-		e.half[h] = true
-		b, bp = pr.bj[j], pr.bpj[j]
+	o := x.odds()
+	if h == 1 {
+		o = x.invOdds()
 	}
-	i := j - pr.lo
-	return e.w[i], e.lw[i], e.pw[i], e.okw[i]
+	for j := pr.lo; j < pr.hi; j++ {
+		if 2*j == pr.n || (2*j > pr.n) != (h == 1) {
+			continue
+		}
+		i := j - pr.lo
+		e.w[i], e.lw[i], e.pw[i], e.okw[i] = pr.wOne(j, h, o)
+	}
+	e.half[h] = true
 }

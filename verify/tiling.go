@@ -135,11 +135,17 @@ func checkTiling(tiles []box) error {
 			return fmt.Errorf("tile %d %v is not inside the half square %v", i+1, t, root)
 		}
 	}
-	idx := make([]int, len(tiles))
-	for i := range idx {
-		idx[i] = i
+	keys := endKeys(tiles)
+	var byAxis [2][]int
+	for axis := range byAxis {
+		ord := make([]int, len(tiles))
+		for i := range ord {
+			ord[i] = i
+		}
+		slices.SortFunc(ord, func(a, b int) int { return cmp.Compare(keys[a][2*axis], keys[b][2*axis]) })
+		byAxis[axis] = ord
 	}
-	return partition(tiles, endKeys(tiles), root, idx)
+	return partition(tiles, keys, root, byAxis, make([]bool, len(tiles)))
 }
 
 // endKeys returns, for each tile, keys of its ends s1, s2, t1, t2 that
@@ -182,10 +188,13 @@ func endKeys(tiles []box) [][4]float64 {
 	return keys
 }
 
-// partition checks that the tiles idx partition region r; keys are
-// endKeys(tiles).
-func partition(tiles []box, keys [][4]float64, r box, idx []int) error {
-	switch len(idx) {
+// partition checks that the tiles of byAxis partition region r: byAxis[0]
+// and byAxis[1] hold the same tiles, ordered by their lower ends along s
+// and along t (keys, endKeys(tiles)). The order among tiles of equal lower
+// end does not matter: no cut falls between them (the first ends above
+// their common lower end). left is scratch space, one flag per tile.
+func partition(tiles []box, keys [][4]float64, r box, byAxis [2][]int, left []bool) error {
+	switch idx := byAxis[0]; len(idx) {
 	case 0:
 		return fmt.Errorf("region %v is not covered by any tile", r)
 	case 1:
@@ -196,12 +205,9 @@ func partition(tiles []box, keys [][4]float64, r box, idx []int) error {
 		return nil
 	}
 	for axis := range 2 {
+		ord := byAxis[axis]
 		lo := func(i int) float64 { return keys[i][2*axis] }
 		hi := func(i int) float64 { return keys[i][2*axis+1] }
-		// The order among tiles of equal lower end does not matter: no cut
-		// falls between them (the first ends above their common lower end).
-		ord := slices.Clone(idx)
-		slices.SortFunc(ord, func(a, b int) int { return cmp.Compare(lo(a), lo(b)) })
 		// Cut positions: after the first i tiles (by lower end), when they
 		// all end at or before the next one's lower end. Take the one
 		// nearest the middle (a balanced recursion).
@@ -218,19 +224,37 @@ func partition(tiles []box, keys [][4]float64, r box, idx []int) error {
 		if cut < 0 {
 			continue
 		}
-		left, right := r, r
+		lr, rr := r, r
 		if t := tiles[ord[cut]]; axis == 0 {
-			left.s2, right.s1 = t.s1, t.s1
+			lr.s2, rr.s1 = t.s1, t.s1
 		} else {
-			left.t2, right.t1 = t.t1, t.t1
+			lr.t2, rr.t1 = t.t1, t.t1
 		}
-		if err := partition(tiles, keys, left, ord[:cut]); err != nil {
+		// The other axis's order, split by side, stays sorted.
+		for _, i := range ord[:cut] {
+			left[i] = true
+		}
+		other := byAxis[1-axis]
+		var l, rt [2][]int
+		l[axis], rt[axis] = ord[:cut], ord[cut:]
+		l[1-axis], rt[1-axis] = make([]int, 0, cut), make([]int, 0, len(ord)-cut)
+		for _, i := range other {
+			if left[i] {
+				l[1-axis] = append(l[1-axis], i)
+			} else {
+				rt[1-axis] = append(rt[1-axis], i)
+			}
+		}
+		for _, i := range ord[:cut] {
+			left[i] = false
+		}
+		if err := partition(tiles, keys, lr, l, left); err != nil {
 			return err
 		}
-		return partition(tiles, keys, right, ord[cut:])
+		return partition(tiles, keys, rr, rt, left)
 	}
-	first := slices.Min(idx)
-	return fmt.Errorf("region %v: its %d tiles (the first is tile %d) overlap or leave a gap", r, len(idx), first+1)
+	first := slices.Min(byAxis[0])
+	return fmt.Errorf("region %v: its %d tiles (the first is tile %d) overlap or leave a gap", r, len(byAxis[0]), first+1)
 }
 
 func abs(x int) int {
