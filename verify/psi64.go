@@ -32,8 +32,9 @@ type problem64 struct {
 	// B'_j)^a B_j^(1-a) (0 without a window; +Inf when unknown).
 	sB, sBp, sE, sEp float64
 	coefs            [4][4]fi
-	lcache           map[float64]coord64 // logistic's enclosures by exact end
-	endTermsUsed     int                 // entries of the ends' endTerms (at most maxEndTerms)
+	lcache           map[float64]coord64    // logistic's enclosures by exact end
+	endTermsUsed     int                    // entries of the ends' endTerms (at most maxEndTerms)
+	ccache           map[[4]float64]coord64 // the Taylor centers by their enclosures
 }
 
 // windowFrom is the smallest n whose sums are windowed; windowBits: the
@@ -174,7 +175,7 @@ func (pr *problem64) full() *problem64 {
 	q := *pr
 	q.lo, q.hi = 0, pr.n+1
 	q.sB, q.sBp, q.sE, q.sEp = 0, 0, 0, 0
-	q.lcache, q.endTermsUsed = nil, 0 // the ends' terms are the window's
+	q.lcache, q.ccache, q.endTermsUsed = nil, nil, 0 // the ends' terms are the window's
 	return &q
 }
 
@@ -571,9 +572,12 @@ func (pr *problem64) derivsGT(p1, p2, q1, q2 coord64, kinds [][2]int) ([]fi, []f
 			F[k] = fi{-t, t}
 		}
 	}
-	ends := !point && p1.et != nil && p2.et != nil && q1.et != nil && q2.et != nil
+	ends := p1.et != nil && p2.et != nil && q1.et != nil && q2.et != nil
 	for j := pr.lo; j < pr.hi; j++ {
-		if ends {
+		if ends && point {
+			lu, lv := pr.luAt(p1, j), pr.luAt(q1, j)
+			terms(pr.uAt(p1, j), pr.uAt(q1, j), logOf(lu), logOf(lv), false, ts, fi{})
+		} else if ends {
 			// log of the hull of u_j at the ends: the hull of their logs.
 			a1, a2, b1, b2 := pr.luAt(p1, j), pr.luAt(p2, j), pr.luAt(q1, j), pr.luAt(q2, j)
 			terms(fi{}, fi{}, logOf(a1.hull(a2)), logOf(b1.hull(b2)), false, ts, fi{})
@@ -648,8 +652,8 @@ func (pr *problem64) taylor(p1, p2, q1, q2, ms, mt coord64, paired bool) float64
 // exception): the two share the center's derivatives and derivsGT, which
 // are computed once.
 func (pr *problem64) taylorBoth(p1, p2, q1, q2, ms, mt coord64, stop float64) float64 {
-	mp, dp, ok1 := center64(p1, p2, ms)
-	mq, dq, ok2 := center64(q1, q2, mt)
+	mp, dp, ok1 := pr.center(p1, p2, ms)
+	mq, dq, ok2 := pr.center(q1, q2, mt)
 	if !ok1 || !ok2 {
 		return math.Inf(1)
 	}
@@ -960,13 +964,13 @@ func (pr *problem64) partial(p1, p2, q1, q2, ms, mt coord64, axis int) float64 {
 	)
 	if axis == 1 {
 		var mq coord64
-		if mq, d, ok = center64(q1, q2, mt); !ok {
+		if mq, d, ok = pr.center(q1, q2, mt); !ok {
 			return math.Inf(1)
 		}
 		s1, s2, t1, t2 = p1, p2, mq, mq
 	} else {
 		var mp coord64
-		if mp, d, ok = center64(p1, p2, ms); !ok {
+		if mp, d, ok = pr.center(p1, p2, ms); !ok {
 			return math.Inf(1)
 		}
 		s1, s2, t1, t2 = mp, mp, q1, q2
@@ -1030,7 +1034,7 @@ func (pr *problem64) bound(t box) (ub float64) {
 	}
 	var ms, mt coord64
 	if try(func() float64 {
-		ms, mt = logisticMid(t.s1, t.s2), logisticMid(t.t1, t.t2)
+		ms, mt = pr.logisticMid(t.s1, t.s2), pr.logisticMid(t.t1, t.t2)
 		return 0
 	}) != 0 {
 		return ub
@@ -1087,10 +1091,7 @@ func (pr *problem64) logistic(s end) coord64 {
 		return c
 	}
 	c := logistic64(s)
-	if m := pr.hi - pr.lo; m > 0 && pr.endTermsUsed+m <= maxEndTerms {
-		pr.endTermsUsed += m
-		c.et = new(endTerms)
-	}
+	pr.keepTerms(&c)
 	if pr.lcache == nil {
 		pr.lcache = map[float64]coord64{}
 	}
@@ -1103,16 +1104,25 @@ func (pr *problem64) logistic(s end) coord64 {
 // rounding error, by Knuth's two-sum, is 0, and halving it does not
 // underflow), else from midEnd's rational.
 func logisticMid(a, b end) coord64 {
+	if m, ok := exactMid(a, b); ok {
+		return logistic64(end{f: m, exact: true})
+	}
+	return logistic64(midEnd(a, b))
+}
+
+// exactMid returns the midpoint of a and b when both are exact and so is
+// the midpoint in float64.
+func exactMid(a, b end) (float64, bool) {
 	if a.exact && b.exact {
 		s := a.f + b.f
 		bb := s - a.f
 		if (a.f-(s-bb))+(b.f-bb) == 0 && !math.IsInf(s, 0) {
 			if m := s / 2; m*2 == s {
-				return logistic64(end{f: m, exact: true})
+				return m, true
 			}
 		}
 	}
-	return logistic64(midEnd(a, b))
+	return 0, false
 }
 
 // centerValue is problem.centerValue in float64: a lower bound of psi at
@@ -1140,7 +1150,8 @@ func (pr *problem64) centerValue(t box) (v float64) {
 // end at 0 has no log keeps -Inf there; the bounds then raise the
 // arithmetic exception that the log would have raised.
 type endTerms struct {
-	lu []fi // log u_j(x), u_j(x) = x B_j + (1-x) B'_j (log0 of lin64)
+	u  []fi // u_j(x) = x B_j + (1-x) B'_j (lin64)
+	lu []fi // log u_j(x) (log0)
 	// w_j(x) = B_j + B'_j (1-x)/x for 2j < n (half 0), B'_j + B_j x/(1-x)
 	// for 2j > n (half 1), and its log (log0); pw, the powers (1/w_j)^i,
 	// i = 0..3, where okw (w_j >= 2^-300).
@@ -1159,13 +1170,58 @@ const maxEndTerms = 1 << 18
 func (pr *problem64) luAt(x coord64, j int) fi {
 	e := x.et
 	if e.lu == nil {
-		lu := make([]fi, pr.hi-pr.lo)
+		u, lu := make([]fi, pr.hi-pr.lo), make([]fi, pr.hi-pr.lo)
 		for i := range lu {
-			lu[i] = log0(lin64(x, pr.bj[pr.lo+i], pr.bpj[pr.lo+i]))
+			u[i] = lin64(x, pr.bj[pr.lo+i], pr.bpj[pr.lo+i])
+			lu[i] = log0(u[i])
 		}
-		e.lu = lu
+		e.u, e.lu = u, lu
 	}
 	return e.lu[j-pr.lo]
+}
+
+// uAt returns u_j(x) at the end x (x.et not nil).
+func (pr *problem64) uAt(x coord64, j int) fi {
+	pr.luAt(x, j)
+	return x.et.u[j-pr.lo]
+}
+
+// keepTerms gives x an endTerms when the cap allows (x is then a
+// coordinate that many tiles share: an end, a midpoint, a center).
+func (pr *problem64) keepTerms(x *coord64) {
+	if m := pr.hi - pr.lo; m > 0 && pr.endTermsUsed+m <= maxEndTerms {
+		pr.endTermsUsed += m
+		x.et = new(endTerms)
+	}
+}
+
+// center is center64 with the center remembered by its enclosures of x
+// and 1 - x (the tiles of a column share it; the same enclosures give the
+// same coordinate), with its endTerms; the offsets d are center64's.
+func (pr *problem64) center(x1, x2, mid coord64) (coord64, fi, bool) {
+	m, d, ok := center64(x1, x2, mid)
+	if !ok {
+		return m, d, ok
+	}
+	key := [4]float64{m.x.lo, m.x.hi, m.xb.lo, m.xb.hi} // coordOf's inputs
+	if c, ok := pr.ccache[key]; ok {
+		return c, d, true
+	}
+	pr.keepTerms(&m)
+	if pr.ccache == nil {
+		pr.ccache = map[[4]float64]coord64{}
+	}
+	pr.ccache[key] = m
+	return m, d, true
+}
+
+// logisticMid is the package's logisticMid, remembered for an exact
+// midpoint (in the ends' cache: the same coordinate).
+func (pr *problem64) logisticMid(a, b end) coord64 {
+	if m, ok := exactMid(a, b); ok {
+		return pr.logistic(end{f: m, exact: true})
+	}
+	return logistic64(midEnd(a, b))
 }
 
 // logOf returns the log enclosure l (as log0 gives it) with the
