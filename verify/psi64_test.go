@@ -220,7 +220,10 @@ func TestWeightsRecurrence(t *testing.T) {
 // max against a max of logs).
 func TestEndTerms(t *testing.T) {
 	for _, name := range []string{"d5-k1-c0.1-alpha5-eps3.json", "d3-k1-c0.3-alpha50-eps1.json", "d1000-k1-c0.49-alpha5-eps1.json",
-		"d1-k1-c1e-06-alpha1000-eps1.json", "d1-k5-c0.0001-alpha1000-eps50.json", "d3-k1-c1e-06-alpha1.01-eps50.json"} {
+		"d1-k1-c1e-06-alpha1000-eps1.json", "d1-k5-c0.0001-alpha1000-eps50.json", "d3-k1-c1e-06-alpha1.01-eps50.json",
+		// ranges certificates: the terms of several groups
+		"ranges-d2-k2-c0.09999999999999998x2-c0.3x2-alpha5-eps1.json", "ranges-d2-k3-c9.999999999998899e-05x3-c0.3x3-alpha1000-eps1.json",
+		"ranges-d3-k1-c0.05x1-c0.19999999999999996x1-c0.4x1-alpha2-eps2.json"} {
 		f, err := certfile.ReadFile("../testdata/verify/" + name)
 		if err != nil {
 			t.Fatal(err)
