@@ -7,10 +7,11 @@ import (
 )
 
 // Float64 exp and log with proved error bounds, for the fast path. Each
-// returns a lower or an upper bound of the exact value; every operation is
-// followed by dn or up (fast.go), so that each intermediate is a bound on
-// the wanted side of the exact intermediate, and the series remainders are
-// bounded in closed form. The results are within a few ulp of the exact
+// returns a lower or an upper bound of the exact value: the range
+// reduction rounds every operation outward (dn or up, fast.go), the
+// series are summed in round-to-nearest with their rounding errors and
+// remainders bounded a priori (expUp and its kin, below), and the result
+// is widened once by that bound. The results are within a few ulp of the exact
 // values (TestExpLog64 checks that they hold the series enclosures of
 // arith.go and are at most 2^-46 wide, relative).
 //
@@ -70,44 +71,81 @@ const (
 	logTerms = 4 // atanh z = z sum_{i<4} w^i/(2i+1) + remainder, w = z^2 <= 1e-4
 )
 
-// expRem bounds e^r/7! for 0 <= r <= 0.011 from above: e^0.011 < 1.0111
-// <= 1.0625 (exact in binary).
-var expRem = up(1.0625 * invFact64[expTerms].hi)
+// The polynomials are evaluated by Horner's rule in round-to-nearest, and
+// the rounding errors are bounded once, a priori, instead of rounding every
+// step outward. For a polynomial of degree m with coefficients a_i >= 0 at
+// x >= 0 whose products and sums stay normal, the computed value is
+// sum a_i x^i (1 + theta_i) with |theta_i| <= gamma_2m = 2m u / (1 - 2m
+// u), u = 2^-53 (Higham, Accuracy and Stability of Numerical Algorithms,
+// 2nd ed., eq. 5.3: term i carries at most 2m rounding factors 1 + delta,
+// |delta| <= u): all terms being >= 0, the computed value is within
+// gamma_2m of the exact one, relative. One more product (by the table
+// value, or by z) adds a factor 1 + delta. The remainders of the series
+// are below 5e-18 of the sum (which is >= 1), and are folded into the
+// same factor: the result times expUp (or logUp) is rounded up, times
+// expDn (logDn) rounded down.
+const (
+	// expUp >= (1 + 4.2e-18) / ((1 - gamma_12) (1 - u)) = 1 + 1.45e-15
+	// and expDn <= 1 / ((1 + gamma_12) (1 + u)) = 1 - 1.44e-15
+	// (gamma_12 = 1.3323e-15); both are exact in float64.
+	expUp = 1 + 0x1p-48
+	expDn = 1 - 0x1p-48
+	// atanhUp >= (1 + 1.2e-17) / ((1 - gamma_6) (1 - u)) = 1 + 7.9e-16
+	// and atanhDn <= 1 / ((1 + gamma_6) (1 + u)) (gamma_6 = 6.662e-16).
+	atanhUp = 1 + 0x1p-49
+	atanhDn = 1 - 0x1p-49
+)
 
-// expPoly returns a lower (upward false) or upper bound of e^r for r in
-// [0, 0.011]: the Taylor sum of its first 7 terms by Horner's rule, every
-// step rounded to the wanted side (all terms are >= 0, so a bound of each
-// partial result times r >= 0 stays a bound); the Lagrange remainder
-// e^xi r^7/7! (0 <= xi <= r) is at most expRem r^7 (below 4e-18), added for
-// the upper bound; the truncated sum is a lower bound.
-func expPoly(r float64, upward bool) float64 {
-	if upward {
-		p := invFact64[expTerms-1].hi
-		for i := expTerms - 2; i >= 0; i-- {
-			p = up(up(p*r) + invFact64[i].hi)
-		}
-		rn := 1.0
-		for range expTerms {
-			rn = up(rn * r)
-		}
-		if testNoWiden {
-			return p
-		}
-		return up(p + up(rn*expRem))
+// widen returns x times k, rounded to the side of k (k > 1 up, k < 1
+// down), or x itself under testNoWiden.
+func widen(x, k float64) float64 {
+	if testNoWiden {
+		return x
 	}
-	p := invFact64[expTerms-1].lo
+	if k > 1 {
+		return up(x * k)
+	}
+	return dn(x * k)
+}
+
+// expPoly returns the Taylor sum of e^r's first 7 terms with the upper
+// (upward) or lower ends of the coefficients by Horner's rule in
+// round-to-nearest, for r in [0, 0.011]: within gamma_12 of the exact sum,
+// relative (all terms >= 0). For r < 2^-60 it returns 1: then 1 <= e^r
+// <= 1 + 2^-59, within the 4.2e-18 that expUp allows for the remainder.
+// The Lagrange remainder e^xi r^7/7! (0 <= xi <= r) is at most 1.0625
+// 0.011^7/7! < 4.2e-18 (e^0.011 < 1.0625), below 4.2e-18 of the sum;
+// the truncated sum is a lower bound (all terms >= 0).
+func expPoly(r float64, upward bool) float64 {
+	if r < 0x1p-60 {
+		return 1
+	}
+	c := &invFact64Lo
+	if upward {
+		c = &invFact64Hi
+	}
+	p := c[expTerms-1]
 	for i := expTerms - 2; i >= 0; i-- {
-		p = dn(dn(p*r) + invFact64[i].lo)
+		p = p*r + c[i]
 	}
 	return p
 }
+
+// invFact64Lo and invFact64Hi are the ends of invFact64.
+var invFact64Lo, invFact64Hi = func() (lo, hi [len(invFact64)]float64) {
+	for i, f := range invFact64 {
+		lo[i], hi[i] = f.lo, f.hi
+	}
+	return
+}()
 
 // expBound64 returns a lower (upward false) or upper bound of e^x. With
 // k = floor(64 x / log 2) = 64 q + j (0 <= j < 64), e^x = 2^q 2^(j/64) e^r
 // with r = x - k log 2 / 64 in [0, log 2 / 64), enclosed as (x - k ln2Hi/64)
 // - k ln2Lo/64 (k ln2Hi/64 is exact for |k| < 2^20; the rest is rounded
 // outward); 2^(j/64) from exp2Tab; 2^q scales exactly (the result is
-// normal for x in [-700, 709]). Beyond, the bounds saturate: [0, e^-700]
+// normal for x in [-700, 709]); e^r by expPoly, widened by expUp or
+// expDn with the table's factor. Beyond, the bounds saturate: [0, e^-700]
 // below -700, [e^709, +Inf] above 709.
 func expBound64(x float64, upward bool) float64 {
 	switch {
@@ -153,17 +191,23 @@ func expBound64(x float64, upward bool) float64 {
 	ki := int(k)
 	q, j := ki>>tableBits, ki&(1<<tableBits-1)
 	t := &tables().exp2[j]
+	// 2^q is normal for q in [-1010, 1022], and so is the product, which
+	// is in [2^q, 2.1 2^q]: the scaling is exact.
+	pow2q := math.Float64frombits(uint64(q+1023) << 52)
 	if upward {
-		return math.Ldexp(up(t.hi*expPoly(rhi, true)), q)
+		return widen(t.hi*expPoly(rhi, true), expUp) * pow2q
 	}
-	return math.Ldexp(dn(t.lo*expPoly(rlo, false)), q)
+	return widen(t.lo*expPoly(rlo, false), expDn) * pow2q
 }
 
 // atanhBound returns a lower (upward false) or upper bound of 2 atanh z
 // for z = a/(m+c) >= 0 (a >= 0 exact, m+c rounded to the side that moves
 // z the wanted way): 2 z S(z^2) with S(w) = sum_{i<4} w^i/(2i+1) by
-// Horner's rule (all terms >= 0) and, for the upper bound, the tail
-// sum_{i>=4} w^i/(2i+1) <= w^4 / (9 (1-w)) <= 0.12 w^4 for w <= 1e-4.
+// Horner's rule in round-to-nearest (within gamma_6 of the exact sum,
+// relative; all terms >= 0, and z >= 2^-54 when a > 0, so that nothing
+// underflows), z S rounded to nearest, then widened by atanhUp or
+// atanhDn; for the upper bound the tail sum_{i>=4} w^i/(2i+1) <= w^4 /
+// (9 (1-w)) <= 1.2e-17 for w <= 1e-4 is within atanhUp's allowance.
 func atanhBound(a, m, c float64, upward bool) float64 {
 	if a == 0 {
 		return 0
@@ -176,24 +220,17 @@ func atanhBound(a, m, c float64, upward bool) float64 {
 		}
 		s := invOdd64[logTerms-1].hi
 		for i := logTerms - 2; i >= 0; i-- {
-			s = up(up(s*w) + invOdd64[i].hi)
+			s = s*w + invOdd64[i].hi
 		}
-		wn := 1.0
-		for range logTerms {
-			wn = up(wn * w)
-		}
-		if !testNoWiden {
-			s = up(s + up(0.12*wn))
-		}
-		return 2 * up(z*s)
+		return 2 * widen(z*s, atanhUp)
 	}
 	z := dn(a / up(m+c))
 	w := dn(z * z)
 	s := invOdd64[logTerms-1].lo
 	for i := logTerms - 2; i >= 0; i-- {
-		s = dn(dn(s*w) + invOdd64[i].lo)
+		s = s*w + invOdd64[i].lo
 	}
-	return 2 * dn(z*s)
+	return 2 * widen(z*s, atanhDn)
 }
 
 // logBound64 returns a lower (upward false) or upper bound of log x, x >

@@ -28,19 +28,16 @@ import (
 // up and dn return the next float64 above and below x (x itself at +Inf
 // and -Inf respectively; NaN unchanged).
 func up(x float64) float64 {
-	switch {
-	case testNoWiden || x != x || x > math.MaxFloat64:
-		return x
-	case x == 0:
-		return math.SmallestNonzeroFloat64
-	}
 	b := math.Float64bits(x)
-	if x > 0 {
-		b++
-	} else {
-		b--
+	if testNoWiden || x != x || x > math.MaxFloat64 || b == 1<<63 {
+		if b == 1<<63 { // -0
+			return math.SmallestNonzeroFloat64
+		}
+		return x
 	}
-	return math.Float64frombits(b)
+	// b + 1 above 0 (+0 included: the smallest subnormal), b - 1 below
+	// (-Inf included: -MaxFloat64), without a branch on the sign.
+	return math.Float64frombits(b + (1 | uint64(int64(b)>>63)))
 }
 
 func dn(x float64) float64 { return -up(-x) }

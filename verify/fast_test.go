@@ -6,8 +6,11 @@ import (
 	"math/big"
 	"math/rand/v2"
 	"os"
+	"slices"
 	"strconv"
 	"testing"
+
+	"github.com/bernamp/bernamp/certfile"
 )
 
 // randFloat returns a float64 of random sign and exponent over the whole
@@ -316,6 +319,141 @@ func TestLogBig(t *testing.T) {
 		got := logBig(pointIval(x))
 		if new(big.Float).SetFloat64(got.lo).Cmp(ref.lo) > 0 || new(big.Float).SetFloat64(got.hi).Cmp(ref.hi) < 0 {
 			t.Errorf("log(%s): [%v, %v] misses [%s, %s]", x.Text('g', 10), got.lo, got.hi, ref.lo.Text('g', 20), ref.hi.Text('g', 20))
+		}
+	}
+}
+
+// TestExactDecimal: exactDecimal (the parser's fast path for tile ends)
+// agrees with big.Rat on every string it accepts, and accepts the dyadic
+// decimals a solver writes.
+func TestExactDecimal(t *testing.T) {
+	rng := rand.New(rand.NewPCG(23, 29))
+	strs := []string{"0", "-0", "+0", "1", "-4", "0.5", "-1.0078125", "1.00390625", "0.1", "-0.3", "1e3", "1.", ".5", "-", "", "1.2.3",
+		"123456789012345678", "1234567890123456789", "9007199254740993", "9007199254740992", "0.000000000000000001", "3.814697265625e-06",
+		"0.000003814697265625", "-18.6", "0x10", " 1", "1 "}
+	for range 20000 {
+		var s string
+		switch rng.IntN(3) {
+		case 0: // dyadic: m / 2^e written exactly, as the solver's ends
+			s = strconv.FormatFloat(float64(rng.Int64N(1<<20)-1<<19)/float64(int64(1)<<rng.IntN(12)), 'f', -1, 64)
+		case 1: // decimal of a few digits
+			s = strconv.FormatFloat((2*rng.Float64()-1)*math.Pow(10, float64(rng.IntN(8))), 'f', rng.IntN(6), 64)
+		default:
+			s = strconv.FormatFloat(rng.NormFloat64()*1e3, 'f', -1, 64)
+		}
+		strs = append(strs, s)
+	}
+	accepted := 0
+	for _, s := range strs {
+		f, ok := exactDecimal(s)
+		r, isRat := new(big.Rat).SetString(s)
+		if !ok {
+			continue
+		}
+		accepted++
+		if !isRat || !certfile.IsDecimal(s) {
+			t.Errorf("exactDecimal accepts %q, which is not a decimal", s)
+			continue
+		}
+		if g, exact := r.Float64(); !exact || g != f {
+			t.Errorf("exactDecimal(%q) = %v, exactly; big.Rat: %v (exact %v)", s, f, g, exact)
+		}
+	}
+	for _, s := range []string{"-1.0078125", "1.00390625", "-4", "0.000003814697265625"} {
+		if _, ok := exactDecimal(s); !ok {
+			t.Errorf("exactDecimal(%q) is not taken", s)
+		}
+	}
+	if accepted < 5000 {
+		t.Errorf("only %d of %d strings taken", accepted, len(strs))
+	}
+}
+
+// TestUpDown: up and dn are the next float64 above and below (math's
+// Nextafter, an independent implementation) on random bit patterns and
+// the extremes.
+func TestUpDown(t *testing.T) {
+	xs := []float64{0, math.Copysign(0, -1), math.Inf(1), math.Inf(-1), math.NaN(), math.MaxFloat64, -math.MaxFloat64, 1, -1,
+		math.SmallestNonzeroFloat64, -math.SmallestNonzeroFloat64, 0x1p-1022, -0x1p-1022}
+	rng := rand.New(rand.NewPCG(31, 37))
+	for range 100_000 {
+		xs = append(xs, math.Float64frombits(rng.Uint64()))
+	}
+	same := func(a, b float64) bool { return math.Float64bits(a) == math.Float64bits(b) || a != a && b != b }
+	for _, x := range xs {
+		if u, want := up(x), math.Nextafter(x, math.Inf(1)); !same(u, want) {
+			t.Errorf("up(%v) = %v, want %v", x, u, want)
+		}
+		if d, want := dn(x), math.Nextafter(x, math.Inf(-1)); !same(d, want) {
+			t.Errorf("dn(%v) = %v, want %v", x, d, want)
+		}
+	}
+}
+
+// TestTilingKeys: checkTiling gives the same verdict on random split-tree
+// tilings (honest, and with a tile removed, duplicated or shrunk) whether
+// the ends are exact float64 (keys compared as float64) or only rationals
+// (keys by rank).
+func TestTilingKeys(t *testing.T) {
+	rng := rand.New(rand.NewPCG(41, 43))
+	mkEnd := func(v float64, exact bool) end {
+		switch {
+		case math.IsInf(v, -1):
+			return end{inf: -1}
+		case math.IsInf(v, 1):
+			return end{inf: 1}
+		}
+		return end{r: new(big.Rat).SetFloat64(v), f: v, exact: exact}
+	}
+	cutAt := func(lo, hi float64) float64 {
+		switch {
+		case math.IsInf(lo, -1) && math.IsInf(hi, 1):
+			return 0
+		case math.IsInf(lo, -1):
+			return hi - max(1, math.Abs(hi))
+		case math.IsInf(hi, 1):
+			return lo + max(1, math.Abs(lo))
+		}
+		return (lo + hi) / 2
+	}
+	for trial := range 300 {
+		boxes := [][4]float64{{math.Inf(-1), 0, math.Inf(-1), math.Inf(1)}}
+		for range 1 + rng.IntN(40) {
+			k := rng.IntN(len(boxes))
+			b := boxes[k]
+			a, c := b, b
+			if rng.IntN(2) == 0 {
+				m := cutAt(b[0], b[1])
+				a[1], c[0] = m, m
+			} else {
+				m := cutAt(b[2], b[3])
+				a[3], c[2] = m, m
+			}
+			boxes[k] = a
+			boxes = append(boxes, c)
+		}
+		want := true
+		switch trial % 4 {
+		case 1:
+			if len(boxes) > 1 {
+				boxes, want = slices.Delete(boxes, 0, 1), false
+			}
+		case 2:
+			boxes, want = append(boxes, boxes[rng.IntN(len(boxes))]), false
+		case 3:
+			k := rng.IntN(len(boxes))
+			if b := boxes[k]; !math.IsInf(b[1], 0) && !math.IsInf(b[0], 0) {
+				boxes[k][1], want = (b[0]+b[1])/2, false
+			}
+		}
+		for _, exact := range []bool{true, false} {
+			tiles := make([]box, len(boxes))
+			for i, b := range boxes {
+				tiles[i] = box{mkEnd(b[0], exact), mkEnd(b[1], exact), mkEnd(b[2], exact), mkEnd(b[3], exact)}
+			}
+			if err := checkTiling(tiles); (err == nil) != want {
+				t.Errorf("trial %d, exact %v: %d tiles, want accepted %v, got %v", trial, exact, len(tiles), want, err)
+			}
 		}
 	}
 }

@@ -35,7 +35,9 @@ type problem64 struct {
 	// B'_j)^a B_j^(1-a) (0 without a window; +Inf when unknown).
 	sB, sBp, sE, sEp float64
 	coefs            [4][4]fi
-	lcache           map[float64]coord64 // logistic's enclosures by exact end
+	lcache           map[float64]coord64    // logistic's enclosures by exact end
+	endTermsUsed     int                    // entries of the ends' endTerms (at most maxEndTerms)
+	ccache           map[[4]float64]coord64 // the Taylor centers by their enclosures
 }
 
 // windowFrom is the smallest n whose sums are windowed; windowBits: the
@@ -179,6 +181,7 @@ func (pr *problem64) full() *problem64 {
 	q := *pr
 	q.lo, q.hi = 0, pr.n+1
 	q.sB, q.sBp, q.sE, q.sEp = 0, 0, 0, 0
+	q.lcache, q.ccache, q.endTermsUsed = nil, nil, 0 // the ends' terms are the window's
 	return &q
 }
 
@@ -196,11 +199,14 @@ func falling64(x fi, i int) fi {
 // enclosed apart: log x keeps its precision where x underflows (a logit
 // beyond about -708), so that the terms of G and G^T, x^a y^(1-a), are
 // bounded from the logs and not from an enclosure [0, tiny] of x.
-type coord64 struct{ x, xb, lx, lxb fi }
+type coord64 struct {
+	x, xb, lx, lxb fi
+	et             *endTerms // the tile end's terms (nil: none kept)
+}
 
 // coordOf returns the coordinate with x and 1 - x enclosed by x and xb
 // (its logs from them; -Inf for an end at 0).
-func coordOf(x, xb fi) coord64 { return coord64{x, xb, log0(x), log0(xb)} }
+func coordOf(x, xb fi) coord64 { return coord64{x: x, xb: xb, lx: log0(x), lxb: log0(xb)} }
 
 // log0 encloses log x for x >= 0, with log 0 = -Inf.
 func log0(x fi) fi {
@@ -240,11 +246,14 @@ func logistic64(s end) coord64 {
 	inf := math.Inf(1)
 	switch {
 	case s.inf < 0:
-		return coord64{pt64(0), pt64(1), fi{-inf, -inf}, pt64(0)}
+		return coord64{x: pt64(0), xb: pt64(1), lx: fi{-inf, -inf}, lxb: pt64(0)}
 	case s.inf > 0:
-		return coord64{pt64(1), pt64(0), pt64(0), fi{-inf, -inf}}
+		return coord64{x: pt64(1), xb: pt64(0), lx: pt64(0), lxb: fi{-inf, -inf}}
 	}
-	v := ratFi(s.r)
+	v := pt64(s.f)
+	if !s.exact {
+		v = ratFi(s.r)
+	}
 	one := pt64(1)
 	c := coord64{x: one.div(one.add(v.neg().exp())), xb: one.div(one.add(v.exp()))}
 	if v.hi <= 0 {
@@ -313,13 +322,23 @@ func (pr *problem64) gUpperL(lu, lv float64) float64 {
 	if math.IsInf(lu, -1) {
 		return 0
 	}
-	return pr.a.mul(pt64(lu)).add(pr.oma.mul(pt64(lv))).sub(pt64(pr.sigma)).exp().hi
+	return expHi(pr.a.mul(pt64(lu)).add(pr.oma.mul(pt64(lv))).sub(pt64(pr.sigma)).hi)
 }
 
 // gRatio returns an upper bound of f e^tau g(u, v) at u = uHi > 0, v =
 // vLo (the terms of R0 and R1 of paired, times f e^tau).
 func (pr *problem64) gRatio(uHi, vLo float64) float64 {
-	return pr.a.mul(pt64(logHi(uHi))).add(pr.oma.mul(pt64(logLo(vLo)))).add(pr.lft).exp().hi
+	return pr.gRatioL(logHi(uHi), logLo(vLo))
+}
+
+// gRatioL is gRatio from an upper bound lu of log u and a lower bound lv
+// of log v (the log's arithmetic exception for lu or lv = -Inf, a u or v
+// enclosure reaching 0).
+func (pr *problem64) gRatioL(lu, lv float64) float64 {
+	if math.IsInf(lu, -1) || math.IsInf(lv, -1) {
+		panic(arithError("float64 log of a number that is not positive"))
+	}
+	return expHi(pr.a.mul(pt64(lu)).add(pr.oma.mul(pt64(lv))).add(pr.lft).hi)
 }
 
 // gTau returns a lower (upward false) or upper bound of g(u, v) e^-tau
@@ -329,11 +348,11 @@ func (pr *problem64) gTau(lu, lv float64, upward bool) float64 {
 	if math.IsInf(lu, -1) {
 		return 0
 	}
-	e := pr.a.mul(pt64(lu)).add(pr.oma.mul(pt64(lv))).sub(pt64(pr.tau)).exp()
+	e := pr.a.mul(pt64(lu)).add(pr.oma.mul(pt64(lv))).sub(pt64(pr.tau))
 	if upward {
-		return e.hi
+		return expHi(e.hi)
 	}
-	return e.lo
+	return expLo(e.lo)
 }
 
 // gLowerK returns a lower bound of e^lk g(u, v) (times e^-sigma) from a
@@ -344,7 +363,7 @@ func (pr *problem64) gLowerK(lk fi, lu, lv float64) float64 {
 	if math.IsInf(lu, -1) || math.IsInf(lk.lo, -1) {
 		return 0
 	}
-	return pt64(lk.lo).add(pr.a.mul(pt64(lu))).add(pr.oma.mul(pt64(lv))).sub(pt64(pr.sigma)).exp().lo
+	return expLo(pt64(lk.lo).add(pr.a.mul(pt64(lu))).add(pr.oma.mul(pt64(lv))).sub(pt64(pr.sigma)).lo)
 }
 
 // gLower returns a lower bound of g(u, v) at u = uLo, v = vHi.
@@ -361,7 +380,7 @@ func (pr *problem64) gLowerL(lu, lv float64) float64 {
 	if math.IsInf(lu, -1) {
 		return 0
 	}
-	return pr.a.mul(pt64(lu)).add(pr.oma.mul(pt64(lv))).sub(pt64(pr.sigma)).exp().lo
+	return expLo(pr.a.mul(pt64(lu)).add(pr.oma.mul(pt64(lv))).sub(pt64(pr.sigma)).lo)
 }
 
 // tail returns an upper bound of sum_{j outside the window} g(u_j, v_j)
@@ -478,6 +497,15 @@ func (pr *problem64) fUpper(p1, p2, q1, q2 coord64) float64 {
 
 // termUpper returns an upper bound of term j of F_n on the box.
 func (pr *problem64) termUpper(j int, p1, p2, q1, q2 coord64) float64 {
+	if p1.et != nil && p2.et != nil && q1.et != nil && q2.et != nil {
+		// The ends' logs: max of the upper bounds, min of the lower.
+		lu := max(pr.luAt(p1, j).hi, pr.luAt(p2, j).hi)
+		if math.IsInf(lu, -1) {
+			return 0
+		}
+		lv := min(pr.luAt(q1, j).lo, pr.luAt(q2, j).lo)
+		return pr.gUpperL(lu, logOf(fi{lv, lv}).lo)
+	}
 	b, bp := pr.bj[j], pr.bpj[j]
 	u1, u2 := lin64(p1, b, bp), lin64(p2, b, bp)
 	v1, v2 := lin64(q1, b, bp), lin64(q2, b, bp)
@@ -550,11 +578,21 @@ func (pr *problem64) derivsGT(p1, p2, q1, q2 coord64, kinds [][2]int) ([]fi, []f
 			F[k] = fi{-t, t}
 		}
 	}
+	ends := p1.et != nil && p2.et != nil && q1.et != nil && q2.et != nil
 	for j := pr.lo; j < pr.hi; j++ {
-		b, bp := pr.bj[j], pr.bpj[j]
-		u := lin64(p1, b, bp).hull(lin64(p2, b, bp))
-		v := lin64(q1, b, bp).hull(lin64(q2, b, bp))
-		terms(u, v, u.log(), v.log(), false, ts, fi{})
+		if ends && point {
+			lu, lv := pr.luAt(p1, j), pr.luAt(q1, j)
+			terms(pr.uAt(p1, j), pr.uAt(q1, j), logOf(lu), logOf(lv), false, ts, fi{})
+		} else if ends {
+			// log of the hull of u_j at the ends: the hull of their logs.
+			a1, a2, b1, b2 := pr.luAt(p1, j), pr.luAt(p2, j), pr.luAt(q1, j), pr.luAt(q2, j)
+			terms(fi{}, fi{}, logOf(a1.hull(a2)), logOf(b1.hull(b2)), false, ts, fi{})
+		} else {
+			b, bp := pr.bj[j], pr.bpj[j]
+			u := lin64(p1, b, bp).hull(lin64(p2, b, bp))
+			v := lin64(q1, b, bp).hull(lin64(q2, b, bp))
+			terms(u, v, u.log(), v.log(), false, ts, fi{})
+		}
 		for k, ij := range kinds {
 			t := ts[k]
 			if o := ij[0] + ij[1]; o > 0 {
@@ -620,8 +658,8 @@ func (pr *problem64) taylor(p1, p2, q1, q2, ms, mt coord64, paired bool) float64
 // exception): the two share the center's derivatives and derivsGT, which
 // are computed once.
 func (pr *problem64) taylorBoth(p1, p2, q1, q2, ms, mt coord64, stop float64) float64 {
-	mp, dp, ok1 := center64(p1, p2, ms)
-	mq, dq, ok2 := center64(q1, q2, mt)
+	mp, dp, ok1 := pr.center(p1, p2, ms)
+	mq, dq, ok2 := pr.center(q1, q2, mt)
 	if !ok1 || !ok2 {
 		return math.Inf(1)
 	}
@@ -729,10 +767,10 @@ func (pr *problem64) paired(p1, p2, q1, q2 coord64) float64 {
 	}
 	sB, sBp := pr.absorbed()
 	if r0 == 0 {
-		r0 = mulUp(sB, pr.lft.exp().hi)
+		r0 = mulUp(sB, expHi(pr.lft.hi))
 	}
 	if r1 == 0 {
-		r1 = mulUp(sBp, pr.lft.exp().hi)
+		r1 = mulUp(sBp, expHi(pr.lft.hi))
 	}
 	if r0 == inf && r1 == inf {
 		return inf // the monotone bound
@@ -741,13 +779,9 @@ func (pr *problem64) paired(p1, p2, q1, q2 coord64) float64 {
 		s := pr.side[j]
 		switch {
 		case (s == sideLo || s == sideUnknown) && r0 < inf:
-			u := pr.bj[j].add(pr.bpj[j].mul(op1))
-			v := pr.bj[j].add(pr.bpj[j].mul(oq2))
-			r0 = up(r0 + pr.gRatio(u.hi, v.lo))
+			r0 = up(r0 + pr.gRatioL(pr.lwAt(p1, j, 0, op1).hi, pr.lwAt(q2, j, 0, oq2).lo))
 		case s == sideHi && r1 < inf:
-			u := pr.bpj[j].add(pr.bj[j].mul(op2))
-			v := pr.bpj[j].add(pr.bj[j].mul(oq1))
-			r1 = up(r1 + pr.gRatio(u.hi, v.lo))
+			r1 = up(r1 + pr.gRatioL(pr.lwAt(p2, j, 1, op2).hi, pr.lwAt(q1, j, 1, oq1).lo))
 		}
 	}
 	half := func(r float64, gLo, gHi func() float64) float64 {
@@ -803,11 +837,11 @@ func (pr *problem64) pairedThird(p1, p2, q1, q2 coord64, kinds [][2]int, gt []fi
 		return nil // a term of unknown side (problem.pairedThird)
 	}
 	corners := [4][2]coord64{{p1, q1}, {p1, q2}, {p2, q1}, {p2, q2}}
-	r := make([][2]fi, len(kinds))
-	sums := make([][2]fi, len(kinds))
+	// sums[k][c][h]: R0 (h = 0) and R1 (h = 1) of kind k at corner c, the
+	// corner (ps[c>>1], qs[c&1]).
+	sums := make([][4][2]fi, len(kinds))
 	for c, pq := range corners {
 		p, q := pq[0], pq[1]
-		odds := [2][2]fi{{p.odds(), q.odds()}, {p.invOdds(), q.invOdds()}}
 		var lpq [2][2]fi // log p, log q; log(1-p), log(1-q)
 		var tv, pinv, qinv float64
 		if pr.windowed() {
@@ -818,13 +852,13 @@ func (pr *problem64) pairedThird(p1, p2, q1, q2 coord64, kinds [][2]int, gt []fi
 		}
 		for k, ij := range kinds {
 			for h := range 2 {
-				sums[k][h] = pt64(0)
+				sums[k][c][h] = pt64(0)
 				if tv == 0 {
 					continue
 				}
 				i, jj := ij[0], ij[1]
 				e := pr.a.sub(pt64(float64(i))).mul(lpq[h][0]).add(pr.oma.sub(pt64(float64(jj))).mul(lpq[h][1]))
-				p0 := e.sub(pt64(pr.sigma)).exp().lo
+				p0 := expLo(e.sub(pt64(pr.sigma)).lo)
 				if !(p0 > 0) {
 					panic(arithError("no tail bound"))
 				}
@@ -835,38 +869,79 @@ func (pr *problem64) pairedThird(p1, p2, q1, q2 coord64, kinds [][2]int, gt []fi
 				for range jj {
 					t = mulUp(t, qinv)
 				}
-				t = mulUp(pt64(t).div(pt64(p0)).hi, pr.lft.exp().hi)
-				sums[k][h] = fi{-t, t}
+				t = mulUp(pt64(t).div(pt64(p0)).hi, expHi(pr.lft.hi))
+				sums[k][c][h] = fi{-t, t}
 			}
 		}
-		for j := pr.lo; j < pr.hi; j++ {
-			h := 0
-			b, bp := pr.bj[j], pr.bpj[j]
-			switch pr.side[j] {
-			case sideMid:
-				continue
-			case sideHi:
-				h, b, bp = 1, pr.bpj[j], pr.bj[j]
-			}
-			lw := b.add(bp.mul(odds[h][0])).log()
-			lz := b.add(bp.mul(odds[h][1])).log()
-			ad := pr.dj[j]
-			if h == 1 {
-				ad = ad.neg()
+	}
+	// The odds of each p and q ((1-x)/x for R0, x/(1-x) for R1): w and
+	// its log depend on the corner's p only, z on its q only, so that
+	// they are computed once for the two corners that share them.
+	ps, qs := [2]coord64{p1, p2}, [2]coord64{q1, q2}
+	var oddsP, oddsQ [2][2]fi // for the coordinates without endTerms
+	for x := range 2 {
+		if ps[x].et == nil {
+			oddsP[x] = [2]fi{ps[x].odds(), ps[x].invOdds()}
+		}
+		if qs[x].et == nil {
+			oddsQ[x] = [2]fi{qs[x].odds(), qs[x].invOdds()}
+		}
+	}
+	adk := make([]fi, len(kinds))
+	for j := pr.lo; j < pr.hi; j++ {
+		h := 0
+		switch pr.side[j] { // never sideUnknown here (pairThird)
+		case sideMid:
+			continue
+		case sideHi:
+			h = 1
+		}
+		ad := pr.dj[j]
+		if h == 1 {
+			ad = ad.neg()
+		}
+		for k, ij := range kinds {
+			adk[k] = ipow64(ad, ij[0]+ij[1])
+		}
+		// w^(a-i) z^(1-a-jj) e^lft = g e^lft / (w^i z^jj): one exp for
+		// every kind, unless w or z is so small that the powers could
+		// leave float64's range (pw, pz: the powers of 1/w and 1/z).
+		var lw, lz [2]fi
+		var pw, pz [2][4]fi
+		var okw, okz [2]bool
+		for x := range 2 {
+			var l fi
+			_, l, pw[x], okw[x] = pr.wAt(ps[x], j, h, oddsP[x][h])
+			lw[x] = logOf(l)
+			_, l, pz[x], okz[x] = pr.wAt(qs[x], j, h, oddsQ[x][h])
+			lz[x] = logOf(l)
+		}
+		for c := range corners {
+			x, y := c>>1, c&1
+			shared := okw[x] && okz[y]
+			var g fi
+			if shared {
+				g = pr.a.mul(lw[x]).add(pr.oma.mul(lz[y])).add(pr.lft).exp()
 			}
 			for k, ij := range kinds {
 				i, jj := ij[0], ij[1]
-				e := pr.a.sub(pt64(float64(i))).mul(lw).add(pr.oma.sub(pt64(float64(jj))).mul(lz))
-				sums[k][h] = sums[k][h].add(ipow64(ad, i+jj).mul(e.add(pr.lft).exp()))
+				var t fi
+				if shared {
+					t = g.mul(pw[x][i]).mul(pz[y][jj])
+				} else {
+					e := pr.a.sub(pt64(float64(i))).mul(lw[x]).add(pr.oma.sub(pt64(float64(jj))).mul(lz[y]))
+					t = e.add(pr.lft).exp()
+				}
+				sums[k][c][h] = sums[k][c][h].add(adk[k].mul(t))
 			}
 		}
-		for k := range kinds {
-			for h := range 2 {
-				if c == 0 {
-					r[k][h] = sums[k][h]
-				} else {
-					r[k][h] = r[k][h].hull(sums[k][h])
-				}
+	}
+	r := make([][2]fi, len(kinds))
+	for k := range kinds {
+		for h := range 2 {
+			r[k][h] = sums[k][0][h]
+			for c := 1; c < len(corners); c++ {
+				r[k][h] = r[k][h].hull(sums[k][c][h])
 			}
 		}
 	}
@@ -898,13 +973,13 @@ func (pr *problem64) partial(p1, p2, q1, q2, ms, mt coord64, axis int) float64 {
 	)
 	if axis == 1 {
 		var mq coord64
-		if mq, d, ok = center64(q1, q2, mt); !ok {
+		if mq, d, ok = pr.center(q1, q2, mt); !ok {
 			return math.Inf(1)
 		}
 		s1, s2, t1, t2 = p1, p2, mq, mq
 	} else {
 		var mp coord64
-		if mp, d, ok = center64(p1, p2, ms); !ok {
+		if mp, d, ok = pr.center(p1, p2, ms); !ok {
 			return math.Inf(1)
 		}
 		s1, s2, t1, t2 = mp, mp, q1, q2
@@ -968,7 +1043,7 @@ func (pr *problem64) bound(t box) (ub float64) {
 	}
 	var ms, mt coord64
 	if try(func() float64 {
-		ms, mt = logistic64(midEnd(t.s1, t.s2)), logistic64(midEnd(t.t1, t.t2))
+		ms, mt = pr.logisticMid(t.s1, t.s2), pr.logisticMid(t.t1, t.t2)
 		return 0
 	}) != 0 {
 		return ub
@@ -1025,11 +1100,38 @@ func (pr *problem64) logistic(s end) coord64 {
 		return c
 	}
 	c := logistic64(s)
+	pr.keepTerms(&c)
 	if pr.lcache == nil {
 		pr.lcache = map[float64]coord64{}
 	}
 	pr.lcache[s.f] = c
 	return c
+}
+
+// logisticMid is logistic64 at the midpoint of the finite ends a and b:
+// from float64 when both are exact and so is their midpoint (the sum's
+// rounding error, by Knuth's two-sum, is 0, and halving it does not
+// underflow), else from midEnd's rational.
+func logisticMid(a, b end) coord64 {
+	if m, ok := exactMid(a, b); ok {
+		return logistic64(end{f: m, exact: true})
+	}
+	return logistic64(midEnd(a, b))
+}
+
+// exactMid returns the midpoint of a and b when both are exact and so is
+// the midpoint in float64.
+func exactMid(a, b end) (float64, bool) {
+	if a.exact && b.exact {
+		s := a.f + b.f
+		bb := s - a.f
+		if (a.f-(s-bb))+(b.f-bb) == 0 && !math.IsInf(s, 0) {
+			if m := s / 2; m*2 == s {
+				return m, true
+			}
+		}
+	}
+	return 0, false
 }
 
 // centerValue is problem.centerValue in float64: a lower bound of psi at
@@ -1046,6 +1148,175 @@ func (pr *problem64) centerValue(t box) (v float64) {
 			v = math.Inf(1)
 		}
 	}()
-	ms, mt := logistic64(midEnd(t.s1, t.s2)), logistic64(midEnd(t.t1, t.t2))
+	ms, mt := logisticMid(t.s1, t.s2), logisticMid(t.t1, t.t2)
 	return pr.derivs(ms, ms, mt, mt, kindsPoint[:1])[0].lo
+}
+
+// endTerms holds, for one exact tile end x (a coordinate that many tiles
+// share), the enclosures over the window's j (index j - lo) that the
+// bounds take at x, built on first use: the numbers the bounds would
+// otherwise compute again for every tile with that end. An enclosure whose
+// end at 0 has no log keeps -Inf there; the bounds then raise the
+// arithmetic exception that the log would have raised.
+type endTerms struct {
+	u  []fi // u_j(x) = x B_j + (1-x) B'_j (lin64)
+	lu []fi // log u_j(x) (log0)
+	// w_j(x) = B_j + B'_j (1-x)/x for the terms of half 0, B'_j + B_j
+	// x/(1-x) for those of half 1 (halfOf: sideLo and sideUnknown, sideHi;
+	// with one group 2j < n, 2j > n), and its log (log0); pw, the powers
+	// (1/w_j)^i, i = 0..3, where okw (w_j >= 2^-300).
+	half [2]bool
+	w    []fi
+	lw   []fi
+	pw   [][4]fi
+	okw  []bool
+}
+
+// maxEndTerms caps the entries of every end's endTerms of a problem (about
+// 120 bytes each): past it, the ends' terms are computed for each tile.
+const maxEndTerms = 1 << 18
+
+// luAt returns log u_j(x) at the end x (x.et not nil), as log0.
+func (pr *problem64) luAt(x coord64, j int) fi {
+	e := x.et
+	if e.lu == nil {
+		u, lu := make([]fi, pr.hi-pr.lo), make([]fi, pr.hi-pr.lo)
+		for i := range lu {
+			u[i] = lin64(x, pr.bj[pr.lo+i], pr.bpj[pr.lo+i])
+			lu[i] = log0(u[i])
+		}
+		e.u, e.lu = u, lu
+	}
+	return e.lu[j-pr.lo]
+}
+
+// uAt returns u_j(x) at the end x (x.et not nil).
+func (pr *problem64) uAt(x coord64, j int) fi {
+	pr.luAt(x, j)
+	return x.et.u[j-pr.lo]
+}
+
+// keepTerms gives x an endTerms when the cap allows (x is then a
+// coordinate that many tiles share: an end, a midpoint, a center).
+func (pr *problem64) keepTerms(x *coord64) {
+	if m := pr.hi - pr.lo; m > 0 && pr.endTermsUsed+m <= maxEndTerms {
+		pr.endTermsUsed += m
+		x.et = new(endTerms)
+	}
+}
+
+// center is center64 with the center remembered by its enclosures of x
+// and 1 - x (the tiles of a column share it; the same enclosures give the
+// same coordinate), with its endTerms; the offsets d are center64's.
+func (pr *problem64) center(x1, x2, mid coord64) (coord64, fi, bool) {
+	m, d, ok := center64(x1, x2, mid)
+	if !ok {
+		return m, d, ok
+	}
+	key := [4]float64{m.x.lo, m.x.hi, m.xb.lo, m.xb.hi} // coordOf's inputs
+	if c, ok := pr.ccache[key]; ok {
+		return c, d, true
+	}
+	pr.keepTerms(&m)
+	if pr.ccache == nil {
+		pr.ccache = map[[4]float64]coord64{}
+	}
+	pr.ccache[key] = m
+	return m, d, true
+}
+
+// logisticMid is the package's logisticMid, remembered for an exact
+// midpoint (in the ends' cache: the same coordinate).
+func (pr *problem64) logisticMid(a, b end) coord64 {
+	if m, ok := exactMid(a, b); ok {
+		return pr.logistic(end{f: m, exact: true})
+	}
+	return logistic64(midEnd(a, b))
+}
+
+// logOf returns the log enclosure l (as log0 gives it) with the
+// arithmetic exception that the log of an enclosure reaching 0 raises.
+func logOf(l fi) fi {
+	if math.IsInf(l.lo, -1) {
+		panic(arithError("float64 log of a number that is not positive"))
+	}
+	return l
+}
+
+// wAt returns w_j(x), its log (as log0), the powers of 1/w_j and whether
+// they are kept (w_j >= 2^-300), for j in the window, h = halfOf(j) >=
+// 0 (the half's entries are all that x.et holds): from x.et when kept,
+// else computed from odds, x's odds for h = 0, its inverse for h = 1
+// (unused when x.et is kept).
+func (pr *problem64) wAt(x coord64, j, h int, odds fi) (w, lw fi, pw [4]fi, ok bool) {
+	e := x.et
+	if e == nil {
+		return pr.wOne(j, h, odds)
+	}
+	if !e.half[h] {
+		pr.wBuild(x, h)
+	}
+	i := j - pr.lo
+	return e.w[i], e.lw[i], e.pw[i], e.okw[i]
+}
+
+// lwAt is the log of wAt alone.
+func (pr *problem64) lwAt(x coord64, j, h int, odds fi) fi {
+	if e := x.et; e != nil && e.half[h] {
+		return e.lw[j-pr.lo]
+	}
+	_, lw, _, _ := pr.wAt(x, j, h, odds)
+	return lw
+}
+
+// wOne computes w_j, its log, the powers of 1/w_j and whether they are
+// kept, from odds (x's odds for h = 0, its inverse for h = 1).
+func (pr *problem64) wOne(j, h int, odds fi) (w, lw fi, pw [4]fi, ok bool) {
+	b, bp := pr.bj[j], pr.bpj[j]
+	if h == 1 {
+		b, bp = bp, b
+	}
+	w = b.add(bp.mul(odds))
+	lw = log0(w)
+	if ok = w.lo >= 0x1p-300; ok {
+		iw := pt64(1).div(w)
+		for i := range pw {
+			pw[i] = ipow64(iw, i)
+		}
+	}
+	return
+}
+
+// halfOf returns the half of G that term j is paired with (paired's R0
+// or R1, the h of wAt): 0 for sideLo and sideUnknown, 1 for sideHi, -1
+// for sideMid (no pairing: the constant term).
+func (pr *problem64) halfOf(j int) int {
+	switch pr.side[j] {
+	case sideHi:
+		return 1
+	case sideMid:
+		return -1
+	}
+	return 0
+}
+
+// wBuild fills x.et's half h (an arithmetic exception leaves it unbuilt).
+func (pr *problem64) wBuild(x coord64, h int) {
+	e := x.et
+	m := pr.hi - pr.lo
+	if e.w == nil {
+		e.w, e.lw, e.pw, e.okw = make([]fi, m), make([]fi, m), make([][4]fi, m), make([]bool, m)
+	}
+	o := x.odds()
+	if h == 1 {
+		o = x.invOdds()
+	}
+	for j := pr.lo; j < pr.hi; j++ {
+		if pr.halfOf(j) != h {
+			continue
+		}
+		i := j - pr.lo
+		e.w[i], e.lw[i], e.pw[i], e.okw[i] = pr.wOne(j, h, o)
+	}
+	e.half[h] = true
 }

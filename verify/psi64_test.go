@@ -213,3 +213,60 @@ func TestWeightsRecurrence(t *testing.T) {
 		}
 	}
 }
+
+// TestEndTerms: the bounds from the ends' kept terms (endTerms) agree with
+// the ones computed for each tile, stage by stage, on every tile of
+// honest certificates (they differ at most by the rounding of a log of a
+// max against a max of logs).
+func TestEndTerms(t *testing.T) {
+	for _, name := range []string{"d5-k1-c0.1-alpha5-eps3.json", "d3-k1-c0.3-alpha50-eps1.json", "d1000-k1-c0.49-alpha5-eps1.json",
+		"d1-k1-c1e-06-alpha1000-eps1.json", "d1-k5-c0.0001-alpha1000-eps50.json", "d3-k1-c1e-06-alpha1.01-eps50.json",
+		// ranges certificates: the terms of several groups
+		"ranges-d2-k2-c0.09999999999999998x2-c0.3x2-alpha5-eps1.json", "ranges-d2-k3-c9.999999999998899e-05x3-c0.3x3-alpha1000-eps1.json",
+		"ranges-d3-k1-c0.05x1-c0.19999999999999996x1-c0.4x1-alpha2-eps2.json"} {
+		f, err := certfile.ReadFile("../testdata/verify/" + name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c, err := parse(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		kept, none := newChecker(c).fast, newChecker(c).fast
+		none.endTermsUsed = maxEndTerms // no end keeps its terms
+		used, compared := 0, 0
+		for _, tile := range c.tiles {
+			p1, p2, q1, q2, e1 := kept.logistic4(tile)
+			r1, r2, s1, s2, e2 := none.logistic4(tile)
+			if e1 || e2 {
+				continue
+			}
+			if p1.et != nil && q2.et != nil {
+				used++
+			}
+			if r1.et != nil || s2.et != nil {
+				t.Fatalf("%s: terms kept past the cap", name)
+			}
+			pairs := [][2]float64{
+				{try(func() float64 { return kept.monotone(p1, p2, q1, q2) }), try(func() float64 { return none.monotone(r1, r2, s1, s2) })},
+				{try(func() float64 { return kept.paired(p1, p2, q1, q2) }), try(func() float64 { return none.paired(r1, r2, s1, s2) })},
+			}
+			if tile.s1.inf == 0 && tile.s2.inf == 0 && tile.t1.inf == 0 && tile.t2.inf == 0 {
+				ms, mt := logisticMid(tile.s1, tile.s2), logisticMid(tile.t1, tile.t2)
+				pairs = append(pairs, [2]float64{
+					try(func() float64 { return kept.taylorBoth(p1, p2, q1, q2, ms, mt, math.Inf(-1)) }),
+					try(func() float64 { return none.taylorBoth(r1, r2, s1, s2, ms, mt, math.Inf(-1)) })})
+			}
+			for i, pr := range pairs {
+				a, b := pr[0], pr[1]
+				if math.IsInf(a, 1) != math.IsInf(b, 1) || math.Abs(a-b) > 1e-9*max(1, math.Abs(b)) {
+					t.Errorf("%s tile %v, bound %d: %v with the ends' terms, %v without", name, tile, i, a, b)
+				}
+				compared++
+			}
+		}
+		if used == 0 || compared == 0 {
+			t.Errorf("%s: no tile used the ends' terms (%d compared)", name, compared)
+		}
+	}
+}

@@ -280,6 +280,20 @@ func TestRangeTerms(t *testing.T) {
 			if ub := p64.paired(c64p, c64p, c64q, c64q); ub < wf*(1-1e-15) {
 				t.Errorf("%v at (%v, %v): float64 paired bound %v below F %v", gs, p, q, ub, wf)
 			}
+			// The same from the coordinates' kept terms (endTerms, built
+			// over the groups' terms and their sides).
+			kp, kq := c64p, c64q
+			p64.keepTerms(&kp)
+			p64.keepTerms(&kq)
+			if kp.et == nil || kq.et == nil {
+				t.Fatalf("%v: no terms kept", gs)
+			}
+			if g := p64.derivs(kp, kp, kq, kq, kindsPoint[:1])[0]; g.lo > wf*(1+1e-15) || g.hi < wf*(1-1e-15) {
+				t.Errorf("%v at (%v, %v): float64 F from the kept terms in [%v, %v], exact %v", gs, p, q, g.lo, g.hi, wf)
+			}
+			if ub := p64.paired(kp, kp, kq, kq); ub < wf*(1-1e-15) {
+				t.Errorf("%v at (%v, %v): float64 paired bound from the kept terms %v below F %v", gs, p, q, ub, wf)
+			}
 		}
 	}
 	if !unknown || !mid {

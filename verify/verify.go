@@ -120,6 +120,9 @@ func parseEnd(s string) (end, error) {
 	case "-inf":
 		return end{inf: -1}, nil
 	}
+	if f, ok := exactDecimal(s); ok {
+		return end{r: new(big.Rat).SetFloat64(f), f: f, exact: true}, nil
+	}
 	r, err := parseRat("tile end", s)
 	if err != nil {
 		return end{}, err
@@ -156,10 +159,12 @@ func parse(f *certfile.File) (*cert, error) {
 		}
 		*x.dst = r
 	}
+	ends := endCache{}
+	c.tiles = make([]box, 0, len(f.Tiles))
 	for i, t := range f.Tiles {
 		var e [4]end
 		for j, s := range t {
-			v, err := parseEnd(s)
+			v, err := ends.parse(s)
 			if err != nil {
 				return nil, fmt.Errorf("tile %d: %w", i+1, err)
 			}

@@ -44,3 +44,19 @@ func BenchmarkBoundsGrid(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkDemoCheck runs the demo grid (Figure 1, 750 points) on one
+// worker with the independent checker on (the default) and off: the cost
+// of checking every certificate, for issue 31's aim of checked / unchecked
+// under 1.5. Run it with -benchtime 1x (an iteration takes seconds); with
+// -cpuprofile and -bench 'DemoCheck/check' it profiles the checked run.
+func BenchmarkDemoCheck(b *testing.B) {
+	for _, mode := range []string{"check", "no-check"} {
+		b.Run(mode, func(b *testing.B) {
+			dir := b.TempDir()
+			for b.Loop() {
+				benchRun(b, "demo", "--dir", dir, "--figure", "", "--workers", "1", "--quiet", "--"+mode)
+			}
+		})
+	}
+}
