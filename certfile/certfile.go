@@ -61,6 +61,23 @@ const (
 	// divergence of one coin flip (data processing, and additivity over
 	// the d k independent flips). It carries no proof data: the checker
 	// recomputes the minimum. L0, L1, L2, Tau, LogU and Tiles are empty.
+	//
+	// With Groups (per-coordinate ranges; C is then empty) it states, for
+	// theta_l in ranges [lo_l, hi_l] and the k samples of every
+	// coordinate,
+	//
+	//	Post <= min(eps, sum_g n_g b_g),   b_g = max(R(lo_g || hi_g), R(hi_g || lo_g)),
+	//
+	// with R(a || b) = log(a^alpha b^(1-alpha) + (1-a)^alpha
+	// (1-b)^(1-alpha)) / (alpha - 1) the Renyi divergence between coins of
+	// biases a and b, and n_g = k times the number of coordinates whose
+	// range is [lo_g, hi_g] (sum_g n_g = d k). A group is {n, lo, hi}, or
+	// {n, c} for the range [c, 1-c], where b_g = r_alpha(c). It holds by
+	// data processing, additivity over the d k independent flips, and
+	// because the divergence between coins with biases in [lo, hi] is
+	// largest at the ends (the Renyi divergence is jointly quasi-convex).
+	// The groups are in strictly increasing (lo, hi), at most
+	// MaxRangeGroups of them.
 	KindClosedForm = "closed-form"
 	// KindPureDP is the exact amplified pure-DP level (Renyi order
 	// infinity): it states that an eps-DP mechanism followed by the k
@@ -145,10 +162,14 @@ const (
 // has n_g >= 1 bits, so F has at least 2^groups terms.
 const MaxRangeGroups = 16
 
-// Group is n_g bits sharing c_g (KindRanges).
+// Group is n_g bits sharing c_g (KindRanges, KindClosedForm), or, in a
+// KindClosedForm file only, n_g bits whose coins have biases in [Lo, Hi]
+// (C empty then).
 type Group struct {
-	N int    `json:"n"`
-	C string `json:"c"`
+	N  int    `json:"n"`
+	C  string `json:"c,omitempty"`
+	Lo string `json:"lo,omitempty"`
+	Hi string `json:"hi,omitempty"`
 }
 
 // MaxBytes is the largest file Decode reads: 1 GiB, about ten million
@@ -316,6 +337,24 @@ func NewClosedForm(d, k int, c, alpha, eps, claim, lb float64) *File {
 		C: Exact(c), Alpha: Exact(alpha), Eps: Exact(eps), Claim: Exact(claim), LB: Num(lb)}
 }
 
+// NewClosedFormRanges returns the closed-form certificate (KindClosedForm
+// with groups) of per-coordinate ranges: group g has n[g] bits (k times
+// its coordinates) with biases in [lo[g], hi[g]], in strictly increasing
+// (lo, hi); the claim is Post <= claim, in nats, and lb the lower bound
+// (informational). The ends, alpha, eps and the claim are written exactly
+// (Exact). It panics unless n, lo and hi have one length.
+func NewClosedFormRanges(d, k int, n []int, lo, hi []float64, alpha, eps, claim, lb float64) *File {
+	if len(lo) != len(n) || len(hi) != len(n) {
+		panic("certfile: NewClosedFormRanges: n, lo, hi of different lengths")
+	}
+	f := &File{Format: Format, Version: Version, Kind: KindClosedForm, D: d, K: k, N: d * k,
+		Alpha: Exact(alpha), Eps: Exact(eps), Claim: Exact(claim), LB: Num(lb)}
+	for g := range n {
+		f.Groups = append(f.Groups, Group{N: n[g], Lo: Exact(lo[g]), Hi: Exact(hi[g])})
+	}
+	return f
+}
+
 // NewPureDP returns the pure-DP certificate (KindPureDP) of the point (d,
 // k, c, eps) with the claim eps' <= claim and the lower bound lb, in nats.
 func NewPureDP(d, k int, c, eps, claim, lb float64) *File {
@@ -359,6 +398,19 @@ func (f *File) Name() string {
 		return fmt.Sprintf("ranges-d%d-k%d%s-alpha%s-eps%s.json", f.D, f.K, sb.String(), Short(f.Alpha), Short(f.Eps))
 	case KindProfile:
 		return f.profileName()
+	case KindClosedForm:
+		if len(f.Groups) == 0 {
+			break
+		}
+		var sb strings.Builder
+		for _, g := range f.Groups {
+			if g.C != "" {
+				fmt.Fprintf(&sb, "-c%sx%d", Short(g.C), g.N)
+			} else {
+				fmt.Fprintf(&sb, "-r%s_%sx%d", Short(g.Lo), Short(g.Hi), g.N)
+			}
+		}
+		return fmt.Sprintf("closed-d%d-k%d%s-alpha%s-eps%s.json", f.D, f.K, sb.String(), Short(f.Alpha), Short(f.Eps))
 	case KindPureDP:
 		return fmt.Sprintf("pure-d%d-k%d-c%s-eps%s.json", f.D, f.K, Short(f.C), Short(f.Eps))
 	case KindDeltaPieces, KindDeltaCorners:
@@ -496,10 +548,32 @@ func (f *File) Validate() error {
 		return f.validateProfile()
 	}
 	nums := []struct{ name, v string }{{"eps", f.Eps}, {"claim", f.Claim}, {"lb", f.LB}}
-	if f.Kind != KindRanges {
+	switch {
+	case f.Kind == KindClosedForm && len(f.Groups) > 0:
+		if f.C != "" {
+			return bad("c is %q: a %s certificate with groups has its ranges in groups", f.C, f.Kind)
+		}
+		if len(f.Groups) > MaxRangeGroups {
+			return bad("%d groups, must be 1..%d", len(f.Groups), MaxRangeGroups)
+		}
+		for i, g := range f.Groups {
+			if g.N < 1 {
+				return bad("group %d: n is %d, must be >= 1", i+1, g.N)
+			}
+			if (g.C == "") == (g.Lo == "" && g.Hi == "") {
+				return bad("group %d: has c %q, lo %q, hi %q: want c, or lo and hi", i+1, g.C, g.Lo, g.Hi)
+			}
+			if g.C != "" {
+				nums = append(nums, struct{ name, v string }{fmt.Sprintf("group %d c", i+1), g.C})
+				continue
+			}
+			nums = append(nums, struct{ name, v string }{fmt.Sprintf("group %d lo", i+1), g.Lo},
+				struct{ name, v string }{fmt.Sprintf("group %d hi", i+1), g.Hi})
+		}
+	case f.Kind != KindRanges:
 		nums = append(nums, struct{ name, v string }{"c", f.C})
 		if len(f.Groups) > 0 {
-			return bad("%d groups: only a %s certificate has them", len(f.Groups), KindRanges)
+			return bad("%d groups: only a %s or %s certificate has them", len(f.Groups), KindRanges, KindClosedForm)
 		}
 	}
 	proof := []struct{ name, v string }{{"l0", f.L0}, {"l1", f.L1}, {"l2", f.L2}, {"tau", f.Tau}, {"log_u", f.LogU}}
@@ -521,6 +595,9 @@ func (f *File) Validate() error {
 		for i, g := range f.Groups {
 			if g.N < 1 {
 				return bad("group %d: n is %d, must be >= 1", i+1, g.N)
+			}
+			if g.Lo != "" || g.Hi != "" {
+				return bad("group %d: lo %q, hi %q: a %s group has c only", i+1, g.Lo, g.Hi, f.Kind)
 			}
 			nums = append(nums, struct{ name, v string }{fmt.Sprintf("group %d c", i+1), g.C})
 		}

@@ -297,3 +297,69 @@ func TestRanges(t *testing.T) {
 		t.Errorf("a pieces file with groups: Validate gives %v", err)
 	}
 }
+
+// TestClosedFormGroupsShape: a closed-form file without groups encodes to
+// the bytes version 2 always wrote; with groups it round-trips, and the
+// shapes that are not a closed form with groups are refused.
+func TestClosedFormGroupsShape(t *testing.T) {
+	var buf bytes.Buffer
+	if err := NewClosedForm(2, 5, 0.25, 1.5, 10, 7.5, 1).Encode(&buf); err != nil {
+		t.Fatal(err)
+	}
+	want := `{
+  "format": "bernamp-certificate",
+  "version": 2,
+  "kind": "closed-form",
+  "d": 2,
+  "k": 5,
+  "n": 10,
+  "c": "0.25",
+  "alpha": "1.5",
+  "eps": "10",
+  "claim": "7.5",
+  "lb": "1"
+}
+`
+	if buf.String() != want {
+		t.Errorf("closed form without groups:\n%s\nwant\n%s", buf.String(), want)
+	}
+	g := NewClosedFormRanges(3, 2, []int{2, 4}, []float64{0.1, 0.2}, []float64{0.6, 0.3}, 2, 50, 6.1, 0)
+	if len(g.Groups) != 2 || g.Groups[0] != (Group{N: 2, Lo: Exact(0.1), Hi: Exact(0.6)}) || g.C != "" {
+		t.Fatalf("NewClosedFormRanges: %+v", g)
+	}
+	if got := g.Name(); got != "closed-d3-k2-r0.1_0.6x2-r0.2_0.3x4-alpha2-eps50.json" {
+		t.Errorf("name %s", got)
+	}
+	buf.Reset()
+	if err := g.Encode(&buf); err != nil {
+		t.Fatal(err)
+	}
+	back, err := Decode(&buf)
+	if err != nil || !reflect.DeepEqual(back, g) {
+		t.Fatalf("round trip: %+v, %v", back, err)
+	}
+	for _, m := range []struct {
+		name string
+		edit func(f *File)
+	}{
+		{"c and groups", func(f *File) { f.C = "0.1" }},
+		{"c and lo in a group", func(f *File) { f.Groups[0].C = "0.1" }},
+		{"lo without hi", func(f *File) { f.Groups[0].Hi = "" }},
+		{"neither c nor lo, hi", func(f *File) { f.Groups[0].Lo, f.Groups[0].Hi = "", "" }},
+		{"n zero", func(f *File) { f.Groups[1].N = 0 }},
+		{"hi not a number", func(f *File) { f.Groups[1].Hi = "x" }},
+		{"too many groups", func(f *File) {
+			for range MaxRangeGroups {
+				f.Groups = append(f.Groups, f.Groups[0])
+			}
+		}},
+		{"a ranges group with lo", func(f *File) { f.Kind, f.Groups[0].C = KindRanges, "0.1" }},
+		{"groups on a pure-dp file", func(f *File) { f.Kind, f.Alpha, f.C = KindPureDP, "", "0.1" }},
+	} {
+		f := NewClosedFormRanges(3, 2, []int{2, 4}, []float64{0.1, 0.2}, []float64{0.6, 0.3}, 2, 50, 6.1, 0)
+		m.edit(f)
+		if err := f.Validate(); !errors.Is(err, ErrFormat) {
+			t.Errorf("%s: Validate %v, want ErrFormat", m.name, err)
+		}
+	}
+}

@@ -29,6 +29,9 @@ func FuzzRead(f *testing.F) {
 	f.Add([]byte(`{"format":"bernamp-pieces-certificate","version":1,"d":1,"k":1,"n":1,"c":"0.1","alpha":"5","eps":"1","claim":"1","lb":"0","l0":"0","l1":"0","l2":"0","tau":"0","log_u":"0","tiles":[["-inf","inf","-inf","inf"]]}`))
 	f.Add([]byte(`{"format":"bernamp-pieces-certificate","version":1,"d":1,"k":1,"n":1,"c":"1e999999","alpha":"-.5e+3","eps":"1","claim":"1","lb":"0","l0":"0","l1":"0","l2":"0","tau":"0","log_u":"0","tiles":[["1","2","3","4"]]} trailing`))
 	f.Add([]byte("\x00\xff["))
+	// A closed-form file with groups ({n, c} and {n, lo, hi}) and a near miss (a group with c and lo).
+	f.Add([]byte(`{"format":"bernamp-certificate","version":2,"kind":"closed-form","d":3,"k":2,"n":6,"alpha":"2","eps":"50","groups":[{"n":2,"c":"0.05"},{"n":4,"lo":"0.2","hi":"0.3"}],"claim":"6.1","lb":"0"}`))
+	f.Add([]byte(`{"format":"bernamp-certificate","version":2,"kind":"closed-form","d":3,"k":2,"n":6,"alpha":"2","eps":"50","groups":[{"n":2,"c":"0.05","lo":"0.1"},{"n":4,"lo":"0.2","hi":"0.3"}],"claim":"6.1","lb":"0"}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		got, err := Decode(bytes.NewReader(data))
 		if err != nil {

@@ -24,7 +24,12 @@ import (
 //
 // a sum of terms without cancellation, and the claim must be at least the
 // enclosure's upper end.
+//
+// With groups (per-coordinate ranges) see checkClosedFormGroups.
 func checkClosedForm(ctx context.Context, f *certfile.File) (Report, error) {
+	if len(f.Groups) > 0 {
+		return checkClosedFormGroups(ctx, f)
+	}
 	rats, err := parseFields(f, [2]string{"c", f.C}, [2]string{"alpha", f.Alpha}, [2]string{"eps", f.Eps}, [2]string{"claim", f.Claim})
 	if err != nil {
 		return Report{}, err
@@ -62,6 +67,11 @@ func checkClosedForm(ctx context.Context, f *certfile.File) (Report, error) {
 
 // asymptote encloses n r_alpha(c) (see checkClosedForm).
 func asymptote(n int, c, alpha *big.Rat) ival {
+	return intIval(big.NewInt(int64(n))).mul(coinRenyi(c, alpha))
+}
+
+// coinRenyi encloses r_alpha(c) = R(c || 1-c) (see checkClosedForm).
+func coinRenyi(c, alpha *big.Rat) ival {
 	one := big.NewRat(1, 1)
 	cm := new(big.Rat).Sub(one, c) // 1 - c
 	a, am1 := ratIval(alpha), ratIval(new(big.Rat).Sub(alpha, one))
@@ -70,7 +80,7 @@ func asymptote(n int, c, alpha *big.Rat) ival {
 	twoAm1 := ratIval(new(big.Rat).Sub(new(big.Rat).Add(alpha, alpha), one))
 	ratio := ratIval(new(big.Rat).Quo(c, cm)).log().mul(twoAm1).exp()
 	logA := a.mul(logCm).sub(am1.mul(logC)).add(constIval(1).add(ratio).log())
-	return intIval(big.NewInt(int64(n))).mul(logA.div(am1))
+	return logA.div(am1)
 }
 
 // checkPureDP checks a certificate of kind certfile.KindPureDP: the claim
@@ -176,4 +186,125 @@ func rejecter(rep *Report) func(format string, args ...any) (Report, error) {
 		rep.Failure = fmt.Sprintf(format, args...)
 		return *rep, nil
 	}
+}
+
+// checkClosedFormGroups checks a certificate of kind
+// certfile.KindClosedForm with groups: the claim must be at least
+// min(eps, sum_g n_g b_g), where group g is n_g bits with biases in [lo_g,
+// hi_g] (or [c_g, 1-c_g]) and b_g = max(R(lo_g || hi_g), R(hi_g || lo_g))
+// (certfile.KindClosedForm has the proof). The groups must be at most
+// certfile.MaxRangeGroups (Validate), with 0 < lo_g <= hi_g < 1, in
+// strictly increasing (lo, hi), each n_g a multiple of k (the k samples of
+// n_g/k coordinates) and sum_g n_g = n = d k. The comparison with eps is
+// exact (rationals); b_g is enclosed in big.Float interval arithmetic
+// (coinRenyi for a group [c, 1-c], pairRenyi otherwise), the sum too, and
+// the claim must be at least the enclosure's upper end.
+func checkClosedFormGroups(ctx context.Context, f *certfile.File) (Report, error) {
+	rats, err := parseFields(f, [2]string{"alpha", f.Alpha}, [2]string{"eps", f.Eps}, [2]string{"claim", f.Claim})
+	if err != nil {
+		return Report{}, err
+	}
+	var rep Report
+	reject := rejecter(&rep)
+	alpha, eps, claim := rats[0], rats[1], rats[2]
+	one, half := big.NewRat(1, 1), big.NewRat(1, 2)
+	switch {
+	case f.D < 1 || f.K < 1 || f.N != f.D*f.K || f.N/f.K != f.D:
+		return reject("n = %d is not d k = %d x %d", f.N, f.D, f.K)
+	case alpha.Cmp(one) <= 0:
+		return reject("alpha = %s is not > 1", f.Alpha)
+	case eps.Sign() < 0:
+		return reject("eps = %s is negative", f.Eps)
+	}
+	type rng struct {
+		n      int
+		c      *big.Rat // nil unless the group is [c, 1-c]
+		lo, hi *big.Rat
+	}
+	gs := make([]rng, len(f.Groups))
+	sum := 0
+	for i, g := range f.Groups {
+		r := rng{n: g.N}
+		if g.C != "" {
+			c, err := parseRat(fmt.Sprintf("group %d c", i+1), g.C)
+			if err != nil {
+				return Report{}, err
+			}
+			if c.Sign() <= 0 || c.Cmp(half) >= 0 {
+				return reject("group %d: c = %s is not in (0, 1/2)", i+1, g.C)
+			}
+			r.c, r.lo, r.hi = c, c, new(big.Rat).Sub(one, c)
+		} else {
+			if r.lo, err = parseRat(fmt.Sprintf("group %d lo", i+1), g.Lo); err != nil {
+				return Report{}, err
+			}
+			if r.hi, err = parseRat(fmt.Sprintf("group %d hi", i+1), g.Hi); err != nil {
+				return Report{}, err
+			}
+			if r.lo.Sign() <= 0 || r.lo.Cmp(r.hi) > 0 || r.hi.Cmp(one) >= 0 {
+				return reject("group %d: [lo, hi] = [%s, %s] is not a range with 0 < lo <= hi < 1", i+1, g.Lo, g.Hi)
+			}
+		}
+		switch {
+		case i > 0 && !(r.lo.Cmp(gs[i-1].lo) > 0 || r.lo.Cmp(gs[i-1].lo) == 0 && r.hi.Cmp(gs[i-1].hi) > 0):
+			return reject("group %d: its (lo, hi) is not above the previous group's (the groups are in strictly increasing order)", i+1)
+		case g.N%f.K != 0:
+			return reject("group %d: n = %d is not a positive multiple of k = %d", i+1, g.N, f.K)
+		case g.N > f.N-sum:
+			return reject("the groups' n sum to more than n = %d", f.N)
+		}
+		sum += g.N
+		gs[i] = r
+	}
+	if sum != f.N {
+		return reject("the groups' n sum to %d, not n = d k = %d", sum, f.N)
+	}
+	if claim.Cmp(eps) >= 0 {
+		rep.Bound, _ = eps.Float64()
+		rep.Accepted = true
+		return rep, nil
+	}
+	if err := ctx.Err(); err != nil {
+		return rep, err
+	}
+	bound := constIval(0)
+	for _, g := range gs {
+		var b ival
+		switch {
+		case g.c != nil:
+			b = coinRenyi(g.c, alpha)
+		case g.lo.Cmp(g.hi) == 0:
+			continue // both coins alike: R = 0 exactly
+		default:
+			b = pairRenyi(g.lo, g.hi, alpha).hull(pairRenyi(g.hi, g.lo, alpha))
+		}
+		bound = bound.add(intIval(big.NewInt(int64(g.n))).mul(b))
+	}
+	rep.Bound, _ = newUp(53).Set(bound.hi).Float64()
+	if ratIval(claim).lo.Cmp(bound.hi) < 0 {
+		return reject("claim %s is below the checked bound min(eps, sum_g n_g b_g) = min(%s, %s)", f.Claim, f.Eps, bound.hi.Text('g', 20))
+	}
+	rep.Accepted = true
+	return rep, nil
+}
+
+// pairRenyi encloses R(a || b) = log(a^alpha b^(1-alpha) + (1-a)^alpha
+// (1-b)^(1-alpha)) / (alpha - 1), 0 < a, b < 1, a != b, as
+//
+//	(alpha - 1) R = u + log(1 + e^(v-u)),   u = log a + (alpha-1) log(a/b),
+//	                                        v = log(1-a) + (alpha-1) log((1-a)/(1-b)),
+//
+// with u the larger of the two (its enclosure's upper end), so that no
+// exponential overflows; a/b and (1-a)/(1-b) are exact rationals, so
+// nothing cancels in the logs of the ratios.
+func pairRenyi(a, b, alpha *big.Rat) ival {
+	one := big.NewRat(1, 1)
+	am1 := ratIval(new(big.Rat).Sub(alpha, one))
+	am, bm := new(big.Rat).Sub(one, a), new(big.Rat).Sub(one, b)
+	u := ratIval(a).log().add(am1.mul(ratIval(new(big.Rat).Quo(a, b)).log()))
+	v := ratIval(am).log().add(am1.mul(ratIval(new(big.Rat).Quo(am, bm)).log()))
+	if v.hi.Cmp(u.hi) > 0 {
+		u, v = v, u
+	}
+	return u.add(log1pexp(v.sub(u))).div(am1)
 }

@@ -2,6 +2,8 @@ package verify
 
 import (
 	"context"
+	"errors"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -176,6 +178,152 @@ func TestPureDP(t *testing.T) {
 		f := honest()
 		m.edit(f)
 		rep, err := Check(ctx, f, nil)
+		if err != nil || rep.Accepted || !strings.Contains(rep.Failure, m.why) {
+			t.Errorf("%s: %+v, %v; want rejected: %q", m.name, rep, err, m.why)
+		}
+	}
+}
+
+// closedGroupRefs are min-free bounds sum_g n_g max(R(lo_g || hi_g),
+// R(hi_g || lo_g)) of closed-form files with groups (a group {n, c} is
+// the range [c, 1-c]), at 30 digits from mpmath at 60 digits, made for
+// this test (R(a || b) = log(a^alpha b^(1-alpha) + (1-a)^alpha
+// (1-b)^(1-alpha)) / (alpha - 1), written out directly).
+var closedGroupRefs = []struct {
+	d, k   int
+	alpha  string
+	groups []certfile.Group
+	ref    string
+}{
+	{3, 2, "1000", []certfile.Group{{N: 2, C: "1e-4"}, {N: 4, C: "0.499"}}, "18.433714539335020679004334424"},
+	{3, 1, "1.001", []certfile.Group{{N: 1, C: "0.01"}, {N: 1, C: "0.1"}, {N: 1, C: "0.3"}}, "6.60150252743018246011358970124"},
+	{2, 5, "5", []certfile.Group{{N: 5, Lo: "0.1", Hi: "0.6"}, {N: 5, Lo: "0.2", Hi: "0.8"}}, "14.9728375400191599289153134962"},
+	{4, 3, "50", []certfile.Group{{N: 3, Lo: "1e-4", Hi: "0.3"}, {N: 6, Lo: "0.25", Hi: "0.499"}, {N: 3, Lo: "0.4", Hi: "0.9"}}, "33.3511442109570796384826984144"},
+	{3, 2, "2", []certfile.Group{{N: 2, C: "0.05"}, {N: 4, Lo: "0.2", Hi: "0.3"}}, "6.02908142326473828093648612505"},
+	{2, 7, "1.001", []certfile.Group{{N: 7, Lo: "0.4", Hi: "0.45"}, {N: 7, C: "0.499"}}, "0.0361151484060220882504551077467"},
+}
+
+func closedGroupFile(t *testing.T, d, k int, alpha string, groups []certfile.Group, eps, claim string) *certfile.File {
+	t.Helper()
+	f := &certfile.File{Format: certfile.Format, Version: certfile.Version, Kind: certfile.KindClosedForm,
+		D: d, K: k, N: d * k, Alpha: alpha, Eps: eps, Claim: claim, LB: "0", Groups: slices.Clone(groups)}
+	if err := f.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	return f
+}
+
+// TestClosedFormGroups: closed-form files with 2 and 3 groups ({n, c} and
+// {n, lo, hi}; c_g from 1e-4 to 0.499, alpha from 1.001 to 1000) with eps
+// 50 above the bound: a claim one part in 1e14 above the mpmath reference
+// is accepted and one part in 1e14 below rejected, and the checked bound
+// brackets the reference. With eps from 1e-3 to the bound, a claim of eps
+// is accepted (data processing) and one a part in 1e9 below it rejected.
+func TestClosedFormGroups(t *testing.T) {
+	ctx := context.Background()
+	for _, tc := range closedGroupRefs {
+		ref, _ := strconv.ParseFloat(tc.ref, 64)
+		above := strconv.FormatFloat(ref*(1+1e-14), 'g', -1, 64)
+		below := strconv.FormatFloat(ref*(1-1e-14), 'g', -1, 64)
+		rep, err := Check(ctx, closedGroupFile(t, tc.d, tc.k, tc.alpha, tc.groups, "50", above), nil)
+		if err != nil || !rep.Accepted {
+			t.Errorf("%+v: claim %s above the reference: %+v, %v", tc, above, rep, err)
+		}
+		if !(rep.Bound >= ref*(1-1e-15) && rep.Bound <= ref*(1+1e-14)) {
+			t.Errorf("%+v: bound %v, reference %s", tc, rep.Bound, tc.ref)
+		}
+		rep, err = Check(ctx, closedGroupFile(t, tc.d, tc.k, tc.alpha, tc.groups, "50", below), nil)
+		if err != nil || rep.Accepted || !strings.Contains(rep.Failure, "below the checked bound") {
+			t.Errorf("%+v: claim %s below the reference: %+v, %v", tc, below, rep, err)
+		}
+		for _, eps := range []float64{1e-3, ref / 2} {
+			e := strconv.FormatFloat(eps, 'g', -1, 64)
+			rep, err = Check(ctx, closedGroupFile(t, tc.d, tc.k, tc.alpha, tc.groups, e, e), nil)
+			if err != nil || !rep.Accepted || rep.Bound != eps {
+				t.Errorf("%+v: claim = eps = %s: %+v, %v", tc, e, rep, err)
+			}
+			low := strconv.FormatFloat(eps*(1-1e-9), 'g', -1, 64)
+			rep, err = Check(ctx, closedGroupFile(t, tc.d, tc.k, tc.alpha, tc.groups, e, low), nil)
+			if err != nil || rep.Accepted || !strings.Contains(rep.Failure, "below the checked bound") {
+				t.Errorf("%+v: eps %s, claim %s: %+v, %v", tc, e, low, rep, err)
+			}
+		}
+	}
+}
+
+// TestClosedFormGroupsMutations: honest closed-form files with groups,
+// mutated in each field the claim depends on, are rejected for the stated
+// reason.
+func TestClosedFormGroupsMutations(t *testing.T) {
+	ctx := context.Background()
+	// d 4, k 3, alpha 50, groups [1e-4, 0.3] x 3, [0.25, 0.499] x 6, [0.4,
+	// 0.9] x 3: the bound is 33.35114421095708 (closedGroupRefs).
+	ranges := func() *certfile.File {
+		tc := closedGroupRefs[3]
+		return closedGroupFile(t, tc.d, tc.k, tc.alpha, tc.groups, "50", "33.3511442109571")
+	}
+	// d 3, k 2, alpha 1000, groups c 1e-4 x 2, c 0.499 x 4: 18.43371453933502.
+	coins := func() *certfile.File {
+		tc := closedGroupRefs[0]
+		return closedGroupFile(t, tc.d, tc.k, tc.alpha, tc.groups, "50", "18.433714539335021")
+	}
+	for _, honest := range []func() *certfile.File{ranges, coins} {
+		if rep, err := Check(ctx, honest(), nil); err != nil || !rep.Accepted {
+			t.Fatalf("honest file: %+v, %v", rep, err)
+		}
+	}
+	for _, m := range []struct {
+		name, why string
+		honest    func() *certfile.File
+		edit      func(f *certfile.File)
+	}{
+		{"claim lowered", "below the checked bound", ranges, func(f *certfile.File) { f.Claim = "33.35114421095707" }},
+		{"claim lowered (c groups)", "below the checked bound", coins, func(f *certfile.File) { f.Claim = "18.43371453933501" }},
+		{"n moved to the widest group", "below the checked bound", ranges, func(f *certfile.File) { f.Groups[0].N, f.Groups[1].N = 6, 3 }},
+		{"n moved to the smallest c", "below the checked bound", coins, func(f *certfile.File) { f.Groups[0].N, f.Groups[1].N = 4, 2 }},
+		{"lo lowered", "below the checked bound", ranges, func(f *certfile.File) { f.Groups[0].Lo = "9e-5" }},
+		{"hi raised", "below the checked bound", ranges, func(f *certfile.File) { f.Groups[2].Hi = "0.95" }},
+		{"c lowered", "below the checked bound", coins, func(f *certfile.File) { f.Groups[1].C = "0.49" }},
+		{"groups merged", "below the checked bound", ranges, func(f *certfile.File) {
+			f.Groups = []certfile.Group{f.Groups[0], {N: 9, Lo: "0.25", Hi: "0.9"}}
+		}},
+		{"groups merged (c groups)", "below the checked bound", coins, func(f *certfile.File) { f.Groups = []certfile.Group{{N: 6, C: "1e-4"}} }},
+		{"groups reordered", "not above the previous group's", ranges, func(f *certfile.File) { f.Groups[0], f.Groups[1] = f.Groups[1], f.Groups[0] }},
+		{"group split in two alike", "not above the previous group's", ranges, func(f *certfile.File) {
+			f.Groups = []certfile.Group{f.Groups[0], {N: 3, Lo: "0.25", Hi: "0.499"}, {N: 3, Lo: "0.25", Hi: "0.499"}, f.Groups[2]}
+		}},
+		{"group duplicated", "not above the previous group's", ranges, func(f *certfile.File) { f.Groups = append(f.Groups, f.Groups[2]) }},
+		{"group n raised", "sum to more than n", ranges, func(f *certfile.File) { f.Groups[2].N = 6 }},
+		{"group duplicated, d raised", "not above the previous group's", ranges, func(f *certfile.File) {
+			f.D, f.N = 5, 15
+			f.Groups = append(f.Groups, f.Groups[2])
+		}},
+		{"group n lowered", "sum to 9, not n = d k = 12", ranges, func(f *certfile.File) { f.Groups[1].N = 3 }},
+		{"d raised", "sum to 12, not n = d k = 15", ranges, func(f *certfile.File) { f.D, f.N = 5, 15 }},
+		{"k raised", "not a positive multiple of k", ranges, func(f *certfile.File) { f.K, f.N = 4, 16 }},
+		{"n changed", "is not d k", ranges, func(f *certfile.File) { f.N = 13 }},
+		{"group n zero", "malformed", ranges, func(f *certfile.File) { f.Groups[2].N = 0 }},
+		{"group n not a multiple of k", "not a positive multiple of k", ranges, func(f *certfile.File) { f.Groups[1].N = 5 }},
+		{"lo above hi", "is not a range", ranges, func(f *certfile.File) { f.Groups[2].Lo, f.Groups[2].Hi = "0.9", "0.4" }},
+		{"hi at 1", "is not a range", ranges, func(f *certfile.File) { f.Groups[2].Hi = "1" }},
+		{"lo at 0", "is not a range", ranges, func(f *certfile.File) { f.Groups[0].Lo = "0" }},
+		{"c at 1/2", "is not in (0, 1/2)", coins, func(f *certfile.File) { f.Groups[1].C = "0.5" }},
+		{"alpha raised", "below the checked bound", ranges, func(f *certfile.File) { f.Alpha = "50.001" }},
+		{"alpha raised (c groups)", "below the checked bound", coins, func(f *certfile.File) { f.Alpha = "1000.01" }},
+		{"alpha 1", "is not > 1", ranges, func(f *certfile.File) { f.Alpha = "1" }},
+		{"eps lowered below the claim", "below the checked bound", ranges, func(f *certfile.File) { f.Eps, f.Claim = "30", "29.99" }},
+		{"eps negative", "is negative", coins, func(f *certfile.File) { f.Eps = "-1" }},
+	} {
+		f := m.honest()
+		m.edit(f)
+		rep, err := Check(ctx, f, nil)
+		if m.name == "group n zero" {
+			// n_g = 0 is malformed (Validate): the file is refused as such.
+			if err == nil || !errors.Is(err, ErrMalformed) {
+				t.Errorf("%s: %+v, %v; want ErrMalformed", m.name, rep, err)
+			}
+			continue
+		}
 		if err != nil || rep.Accepted || !strings.Contains(rep.Failure, m.why) {
 			t.Errorf("%s: %+v, %v; want rejected: %q", m.name, rep, err, m.why)
 		}

@@ -43,6 +43,21 @@ func fuzzSeeds(f *testing.F) ([]*certfile.File, [][]byte) {
 		files = append(files, cf)
 		raw = append(raw, b)
 	}
+	// Closed-form files with groups ({n, c} and {n, lo, hi}; no testdata
+	// file: no proof data), their claims the references above 1e-14.
+	for _, i := range []int{0, 3, 4} {
+		tc := closedGroupRefs[i]
+		ref, _ := strconv.ParseFloat(tc.ref, 64)
+		cf := &certfile.File{Format: certfile.Format, Version: certfile.Version, Kind: certfile.KindClosedForm,
+			D: tc.d, K: tc.k, N: tc.d * tc.k, Alpha: tc.alpha, Eps: "50", Claim: certfile.Num(ref * (1 + 1e-14)), LB: "0",
+			Groups: slices.Clone(tc.groups)}
+		var buf bytes.Buffer
+		if err := cf.Encode(&buf); err != nil {
+			f.Fatal(err)
+		}
+		files = append(files, cf)
+		raw = append(raw, buf.Bytes())
+	}
 	return files, raw
 }
 
@@ -91,8 +106,8 @@ func checkInvariants(t *testing.T, f *certfile.File, lb float64) {
 
 // FuzzCheck mutates the honest certificates through their parsed fields:
 // one scalar field (c, alpha, eps, claim, l0, l1, l2, tau, log_u, d, k or
-// n; those of its kind; for a ranges certificate also its first two
-// groups' c and n) scaled by 1+rel and shifted by abs, and one end of one tile replaced
+// n; those of its kind; for a ranges or closed-form certificate with groups also its first two
+// groups' c (or lo and hi) and n) scaled by 1+rel and shifted by abs, and one end of one tile replaced
 // by a value (NaN leaves it, ±Inf gives "inf" or "-inf"). d, k and n stay
 // in [1, 64] so that a call stays fast (Check's work is O(n) before its
 // first context check; MaxN caps it at 10^7 for real inputs).
@@ -115,9 +130,9 @@ func FuzzCheck(f *testing.F) {
 		none, nint := "", 0 // the group fields of a file with fewer groups: left as they are
 		for i := range 2 {
 			if i < len(g.Groups) {
-				strs, ints = append(strs, &g.Groups[i].C), append(ints, &g.Groups[i].N)
+				strs, ints = append(strs, &g.Groups[i].C, &g.Groups[i].Lo, &g.Groups[i].Hi), append(ints, &g.Groups[i].N)
 			} else {
-				strs, ints = append(strs, &none), append(ints, &nint)
+				strs, ints = append(strs, &none, &none, &none), append(ints, &nint)
 			}
 		}
 		switch fi := int(field) % (len(strs) + len(ints) + 1); {
