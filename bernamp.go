@@ -16,6 +16,7 @@
 package bernamp
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -338,7 +339,7 @@ func Post(ctx context.Context, p Params, s *Settings) (Result, error) {
 	if r.Certificate == nil && r.PostUpper == r.UB {
 		// The closed form's check costs microseconds: the solve's time
 		// limit does not cut it.
-		closedForm(context.WithoutCancel(ctx), s, tol, &r)
+		closedForm(context.WithoutCancel(ctx), s, certfile.NewClosedForm(r.D, r.K, r.C, r.Alpha, r.Eps, r.UB, r.LB), &r)
 	}
 	r.Excess = r.Post - r.LB
 	switch {
@@ -516,12 +517,13 @@ func checkWith(ctx context.Context, f *certfile.File, o *verify.Options) Check {
 	return c
 }
 
-// closedForm records the closed-form certificate of r.PostUpper = r.UB
-// (certfile.KindClosedForm: Post <= min(eps, d k r_alpha(c))) and, with
-// s.Check, has the checker recompute it. Should the checker not accept
-// it, Status is StatusBounds, never certified, and Note says why.
-func closedForm(ctx context.Context, s *Settings, tol float64, r *Result) {
-	r.Certificate = certfile.NewClosedForm(r.D, r.K, r.C, r.Alpha, r.Eps, r.UB, r.LB)
+// closedForm records f, the closed-form certificate of r.PostUpper = r.UB
+// (certfile.KindClosedForm: Post <= min(eps, d k r_alpha(c)), or for
+// ranges its sum over groups, closedFormRanges), and, with s.Check, has
+// the checker recompute it. Should the checker not accept it, Status is
+// StatusBounds, never certified, and Note says why.
+func closedForm(ctx context.Context, s *Settings, f *certfile.File, r *Result) {
+	r.Certificate = f
 	if !s.Check {
 		r.Check = Check{Status: CheckOff}
 		return
@@ -530,6 +532,35 @@ func closedForm(ctx context.Context, s *Settings, tol float64, r *Result) {
 		r.Status = StatusBounds
 		r.Note = strings.TrimPrefix(r.Note+"; ", "; ") + "the checker did not accept the closed form: " + r.Check.Failure
 	}
+}
+
+// closedFormRanges returns the closed-form certificate of the ranges'
+// UB (certfile.KindClosedForm with groups: Post <= min(eps, sum_g n_g
+// max(R(lo_g || hi_g), R(hi_g || lo_g))), bounds.RangeUpperBound's sum
+// with the coordinates of equal ranges grouped, n_g = k times their
+// number, in increasing (Lo, Hi)), or nil and why where the ranges have
+// more than certfile.MaxRangeGroups distinct ranges.
+func closedFormRanges(r *Result) (*certfile.File, string) {
+	rs := slices.Clone(r.Ranges)
+	slices.SortFunc(rs, func(a, b bounds.Range) int {
+		if c := cmp.Compare(a.Lo, b.Lo); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.Hi, b.Hi)
+	})
+	var n []int
+	var lo, hi []float64
+	for i, x := range rs {
+		if i > 0 && x == rs[i-1] {
+			n[len(n)-1] += r.K
+			continue
+		}
+		n, lo, hi = append(n, r.K), append(lo, x.Lo), append(hi, x.Hi)
+	}
+	if len(n) > certfile.MaxRangeGroups {
+		return nil, fmt.Sprintf("the closed form UB has no certificate: %d distinct ranges, more than the %d groups of a certificate", len(n), certfile.MaxRangeGroups)
+	}
+	return certfile.NewClosedFormRanges(r.D, r.K, n, lo, hi, r.Alpha, r.Eps, r.UB, r.LB), ""
 }
 
 // dropPieces puts r.PostUpper back to the closed form UB, saying why.
@@ -709,6 +740,14 @@ func PostRanges(ctx context.Context, ranges []bounds.Range, k int, alpha, eps fl
 	}
 	if r.PostUpper-r.Post <= tol {
 		r.Status = StatusCertified
+	}
+	if r.Certificate == nil && r.PostUpper == r.UB {
+		// The ranges' closed form, checked as Post's (microseconds).
+		if f, why := closedFormRanges(&r); f != nil {
+			closedForm(context.WithoutCancel(ctx), s, f, &r)
+		} else {
+			r.Note = strings.TrimPrefix(r.Note+"; ", "; ") + why
+		}
 	}
 	r.Excess = r.Post - r.LB
 	r.Seconds = time.Since(start).Seconds()

@@ -229,6 +229,68 @@ func TestEqualN(t *testing.T) {
 	}
 }
 
+// TestPostRangesClosedForm: a ranges row whose post_upper is UB has the
+// closed-form certificate with groups (coordinates with equal ranges
+// grouped, n_g = k times their number, in increasing (lo, hi)), its claim
+// exactly UB, verified by the checker: asymmetric and symmetric ranges,
+// UB at the asymptote and at eps, alpha from 1 + 1e-10 (closed forms only)
+// to 1000, ends from 1e-4 to 0.9999. A lowered UB is rejected and never
+// certified; past certfile.MaxRangeGroups distinct ranges no file is
+// possible and Note says so.
+func TestPostRangesClosedForm(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	for _, tc := range []struct {
+		ranges     []bounds.Range
+		k          int
+		alpha, eps float64
+		n          []int
+	}{
+		{[]bounds.Range{{Lo: 0.05, Hi: 0.5}, {Lo: 0.1, Hi: 0.6}, {Lo: 0.05, Hi: 0.5}}, 2, 5, 50, []int{4, 2}},
+		{[]bounds.Range{{Lo: 0.05, Hi: 0.5}, {Lo: 0.1, Hi: 0.6}}, 1, 5, 0.01, []int{1, 1}},
+		{[]bounds.Range{{Lo: 0.4, Hi: 0.9999}, {Lo: 1e-4, Hi: 0.3}, {Lo: 0.2, Hi: 0.25}}, 3, 1000, 50, []int{3, 3, 3}},
+		{[]bounds.Range{{Lo: 0.3, Hi: 0.4}, {Lo: 0.1, Hi: 0.9}}, 4, 1 + 1e-10, 1, []int{4, 4}},
+		{bounds.Symmetric(6, 0.1), 1, 5, 1, []int{6}},
+	} {
+		r, err := PostRanges(ctx, tc.ranges, tc.k, tc.alpha, tc.eps, &Settings{NoCertify: true, Check: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		f := r.Certificate
+		if r.PostUpper != r.UB || r.Check.Status != CheckVerified || f == nil || f.Kind != certfile.KindClosedForm ||
+			f.Claim != certfile.Exact(r.UB) || len(f.Groups) != len(tc.n) || f.C != "" {
+			t.Errorf("%+v: post_upper %v ub %v check %+v certificate %+v", tc, r.PostUpper, r.UB, r.Check, f)
+			continue
+		}
+		for g, n := range tc.n {
+			if f.Groups[g].N != n {
+				t.Errorf("%+v: groups %+v, want n %v", tc, f.Groups, tc.n)
+			}
+		}
+		// Lowered below the checked sum (eps above it): rejected, never certified.
+		bad := r
+		bad.UB, bad.Eps, bad.Status, bad.Note = r.UBAsymptote*(1-1e-9), 2*r.UBAsymptote, StatusCertified, ""
+		g, _ := closedFormRanges(&bad)
+		closedForm(ctx, &Settings{Check: true}, g, &bad)
+		if bad.Check.Status != CheckRejected || bad.Status == StatusCertified || !strings.Contains(bad.Note, "closed form") {
+			t.Errorf("%+v: a rejected closed form gives check %+v status %s note %q", tc, bad.Check, bad.Status, bad.Note)
+		}
+	}
+	// Unchecked: the file is attached, the check off.
+	r, err := PostRanges(ctx, []bounds.Range{{Lo: 0.05, Hi: 0.5}}, 1, 2, 0.3, &Settings{NoCertify: true})
+	if err != nil || r.Certificate == nil || r.Check.Status != CheckOff {
+		t.Errorf("unchecked: %+v, %v", r, err)
+	}
+	many := make([]bounds.Range, certfile.MaxRangeGroups+1)
+	for l := range many {
+		many[l] = bounds.Range{Lo: 0.01 * float64(l+1), Hi: 0.9}
+	}
+	r, err = PostRanges(ctx, many, 1, 5, 50, &Settings{NoCertify: true, Check: true})
+	if err != nil || r.Certificate != nil || r.Check.Status != CheckNone || !strings.Contains(r.Note, "distinct ranges") {
+		t.Errorf("%d distinct ranges: certificate %+v check %+v note %q, %v", len(many), r.Certificate, r.Check, r.Note, err)
+	}
+}
+
 // The pieces bound for ranges is never below a verified witness (a real
 // pair of distributions, found by solver.MaximizeRanges without the
 // certificate), on random symmetric and asymmetric ranges.
@@ -334,7 +396,7 @@ func TestChecked(t *testing.T) {
 		// and eps) is never certified.
 		bad := r
 		bad.UB, bad.Eps = r.UBAsymptote*(1-1e-9), 2*r.UBAsymptote
-		closedForm(ctx, &Settings{Check: true}, 1e-9, &bad)
+		closedForm(ctx, &Settings{Check: true}, certfile.NewClosedForm(bad.D, bad.K, bad.C, bad.Alpha, bad.Eps, bad.UB, bad.LB), &bad)
 		if bad.Check.Status != CheckRejected || bad.Status == StatusCertified || !strings.Contains(bad.Note, "closed form") {
 			t.Errorf("%+v: a rejected closed form gives check %+v status %s note %q", p, bad.Check, bad.Status, bad.Note)
 		}

@@ -116,21 +116,29 @@ func verifyDir(ctx context.Context, dir string, workers int, stdout io.Writer) e
 // describeCertificate names f's kind (and the method of a pieces file
 // other than the first-order multipliers) and point, numbers in their
 // short float64 form (the file holds them exactly); for a ranges
-// certificate its groups as c_g x n_g (n_g bits sharing c_g).
+// certificate its groups as c_g x n_g (n_g bits sharing c_g), for a
+// closed form with groups its ranges as [lo_g, hi_g] x n_g.
 func describeCertificate(f *certfile.File) string {
 	kind := f.Kind
 	if f.Method != "" {
 		kind += " (" + f.Method + ")"
 	}
-	c := certfile.Short(f.C)
-	if f.Kind == certfile.KindRanges {
+	what := "c " + certfile.Short(f.C)
+	if len(f.Groups) > 0 {
 		var gs []string
 		for _, g := range f.Groups {
-			gs = append(gs, fmt.Sprintf("%s x %d", certfile.Short(g.C), g.N))
+			if g.C != "" {
+				gs = append(gs, fmt.Sprintf("%s x %d", certfile.Short(g.C), g.N))
+			} else {
+				gs = append(gs, fmt.Sprintf("[%s, %s] x %d", certfile.Short(g.Lo), certfile.Short(g.Hi), g.N))
+			}
 		}
-		c = strings.Join(gs, "; ")
+		what = "c " + strings.Join(gs, "; ")
+		if f.Kind == certfile.KindClosedForm {
+			what = "ranges " + strings.Join(gs, "; ")
+		}
 	}
-	s := fmt.Sprintf("%s at d %d, k %d, c %s", kind, f.D, f.K, c)
+	s := fmt.Sprintf("%s at d %d, k %d, %s", kind, f.D, f.K, what)
 	for _, x := range []struct{ name, v string }{{"alpha", f.Alpha}, {"eps", f.Eps}, {"delta", f.Delta}, {"eps_out", f.EpsOut}} {
 		if x.v != "" {
 			s += fmt.Sprintf(", %s %s", x.name, certfile.Short(x.v))

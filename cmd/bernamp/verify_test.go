@@ -93,3 +93,48 @@ func TestVerifyFallbackMethod(t *testing.T) {
 		t.Error("a pieces row without its file was written silently")
 	}
 }
+
+// TestPostRangeClosedFormOut: a --range row whose post_upper is ub (the
+// ranges' closed form; --certify=false) says check verified, and
+// --certificate-out writes its closed-form file with groups, which verify
+// accepts; lowered, it is rejected.
+func TestPostRangeClosedFormOut(t *testing.T) {
+	dir := t.TempDir()
+	code, out, errs := runArgs(t, "post", "--range", "0.05:0.5,0.1:0.6,0.05:0.5", "--k", "2", "--alpha", "5", "--eps", "50",
+		"--certify=false", "--certificate-out", dir)
+	if code != 0 {
+		t.Fatalf("post: exit %d: %s", code, errs)
+	}
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if len(lines) != 2 || !strings.Contains(lines[0], ",check,") {
+		t.Fatalf("post: stdout %q", out)
+	}
+	head, row := strings.Split(lines[0], ","), strings.Split(lines[1], ",")
+	col := map[string]string{}
+	for i, h := range head {
+		col[h] = row[i]
+	}
+	if col["check"] != "verified" || col["post_upper"] != col["ub"] {
+		t.Errorf("post: check %q, post_upper %q, ub %q; want verified on ub", col["check"], col["post_upper"], col["ub"])
+	}
+	path := filepath.Join(dir, "closed-d3-k2-r0.05_0.5x4-r0.1_0.6x2-alpha5-eps50.json")
+	code, out, _ = runArgs(t, "verify", path)
+	if code != 0 || !strings.Contains(out, ": accept (closed-form at d 3, k 2, ranges [0.05, 0.5] x 4; [0.1, 0.6] x 2, alpha 5, eps 50: claim 11.8453") {
+		t.Errorf("verify: exit %d, stdout %q", code, out)
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lowered := strings.Replace(string(b), `"claim": "1.18`, `"claim": "1.17`, 1)
+	if lowered == string(b) {
+		t.Fatalf("the claim of %s does not start with 1.18", path)
+	}
+	bad := filepath.Join(dir, "lowered.json")
+	if err := os.WriteFile(bad, []byte(lowered), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, out, _ = runArgs(t, "verify", bad); code != 1 || !strings.Contains(out, "below the checked bound") {
+		t.Errorf("lowered: exit %d, stdout %q", code, out)
+	}
+}
