@@ -109,8 +109,9 @@
 // (d <= 5). The upper side is the pieces certificate of the symmetric
 // ranges [c_l, 1-c_l], c_l = min(lo_l, 1-hi_l), which contain them (JSON's
 // pieces record; docs/engine.md, "Ranges"), else the closed form min(eps,
-// k sum_l max R_alpha(lo_l, hi_l)); --certificate-out exports no file for
-// ranges.
+// k sum_l max R_alpha(lo_l, hi_l)); --certificate-out writes the pieces
+// bound's file (kind ranges, or pieces where every c_l is equal) or, where
+// post_upper is ub, the closed form with groups (docs/certificates.md).
 //
 // # Output
 //
