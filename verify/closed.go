@@ -25,28 +25,32 @@ import (
 // a sum of terms without cancellation, and the claim must be at least the
 // enclosure's upper end.
 //
-// With groups (per-coordinate ranges) see checkClosedFormGroups.
+// With groups (per-coordinate ranges; certfile.KindClosedForm has the
+// proof) the claim must be at least min(eps, sum_g n_g b_g), b_g =
+// max(R(lo_g || hi_g), R(hi_g || lo_g)): each b_g is enclosed (coinRenyi
+// for a group [c, 1-c], pairRenyi otherwise, 0 where lo_g = hi_g), the sum
+// too; closedGroups says which groups are taken. A file without groups is
+// the one group n bits sharing c.
 func checkClosedForm(ctx context.Context, f *certfile.File) (Report, error) {
-	if len(f.Groups) > 0 {
-		return checkClosedFormGroups(ctx, f)
-	}
-	rats, err := parseFields(f, [2]string{"c", f.C}, [2]string{"alpha", f.Alpha}, [2]string{"eps", f.Eps}, [2]string{"claim", f.Claim})
+	rats, err := parseFields(f, [2]string{"alpha", f.Alpha}, [2]string{"eps", f.Eps}, [2]string{"claim", f.Claim})
 	if err != nil {
 		return Report{}, err
 	}
 	var rep Report
 	reject := rejecter(&rep)
-	c, alpha, eps, claim := rats[0], rats[1], rats[2], rats[3]
-	one, half := big.NewRat(1, 1), big.NewRat(1, 2)
+	alpha, eps, claim := rats[0], rats[1], rats[2]
 	switch {
 	case f.D < 1 || f.K < 1 || f.N != f.D*f.K || f.N/f.K != f.D:
 		return reject("n = %d is not d k = %d x %d", f.N, f.D, f.K)
-	case c.Sign() <= 0 || c.Cmp(half) >= 0:
-		return reject("c = %s is not in (0, 1/2)", f.C)
-	case alpha.Cmp(one) <= 0:
+	case alpha.Cmp(big.NewRat(1, 1)) <= 0:
 		return reject("alpha = %s is not > 1", f.Alpha)
 	case eps.Sign() < 0:
 		return reject("eps = %s is negative", f.Eps)
+	}
+	gs, what, why, err := closedGroups(f)
+	if err != nil || why != "" {
+		rep.Failure = why
+		return rep, err
 	}
 	if claim.Cmp(eps) >= 0 {
 		rep.Bound, _ = eps.Float64()
@@ -56,18 +60,25 @@ func checkClosedForm(ctx context.Context, f *certfile.File) (Report, error) {
 	if err := ctx.Err(); err != nil {
 		return rep, err
 	}
-	bound := asymptote(f.N, c, alpha)
+	bound := constIval(0)
+	for _, g := range gs {
+		var b ival
+		switch {
+		case g.c != nil:
+			b = coinRenyi(g.c, alpha)
+		case g.lo.Cmp(g.hi) == 0:
+			continue // both coins alike: R = 0 exactly
+		default:
+			b = pairRenyi(g.lo, g.hi, alpha).hull(pairRenyi(g.hi, g.lo, alpha))
+		}
+		bound = bound.add(intIval(big.NewInt(int64(g.n))).mul(b))
+	}
 	rep.Bound, _ = newUp(53).Set(bound.hi).Float64()
 	if ratIval(claim).lo.Cmp(bound.hi) < 0 {
-		return reject("claim %s is below the checked bound min(eps, n r_alpha(c)) = min(%s, %s)", f.Claim, f.Eps, bound.hi.Text('g', 20))
+		return reject("claim %s is below the checked bound min(eps, %s) = min(%s, %s)", f.Claim, what, f.Eps, bound.hi.Text('g', 20))
 	}
 	rep.Accepted = true
 	return rep, nil
-}
-
-// asymptote encloses n r_alpha(c) (see checkClosedForm).
-func asymptote(n int, c, alpha *big.Rat) ival {
-	return intIval(big.NewInt(int64(n))).mul(coinRenyi(c, alpha))
 }
 
 // coinRenyi encloses r_alpha(c) = R(c || 1-c) (see checkClosedForm).
@@ -188,104 +199,73 @@ func rejecter(rep *Report) func(format string, args ...any) (Report, error) {
 	}
 }
 
-// checkClosedFormGroups checks a certificate of kind
-// certfile.KindClosedForm with groups: the claim must be at least
-// min(eps, sum_g n_g b_g), where group g is n_g bits with biases in [lo_g,
-// hi_g] (or [c_g, 1-c_g]) and b_g = max(R(lo_g || hi_g), R(hi_g || lo_g))
-// (certfile.KindClosedForm has the proof). The groups must be at most
-// certfile.MaxRangeGroups (Validate), with 0 < lo_g <= hi_g < 1, in
-// strictly increasing (lo, hi), each n_g a multiple of k (the k samples of
-// n_g/k coordinates) and sum_g n_g = n = d k. The comparison with eps is
-// exact (rationals); b_g is enclosed in big.Float interval arithmetic
-// (coinRenyi for a group [c, 1-c], pairRenyi otherwise), the sum too, and
-// the claim must be at least the enclosure's upper end.
-func checkClosedFormGroups(ctx context.Context, f *certfile.File) (Report, error) {
-	rats, err := parseFields(f, [2]string{"alpha", f.Alpha}, [2]string{"eps", f.Eps}, [2]string{"claim", f.Claim})
-	if err != nil {
-		return Report{}, err
-	}
-	var rep Report
-	reject := rejecter(&rep)
-	alpha, eps, claim := rats[0], rats[1], rats[2]
+// closedGroup is n bits whose coins have biases in [lo, hi]; c is set
+// (lo = c, hi = 1-c) for a group [c, 1-c].
+type closedGroup struct {
+	n      int
+	c      *big.Rat
+	lo, hi *big.Rat
+}
+
+// closedGroups returns the groups of a closed-form certificate and the
+// name of its bound, or why they are rejected: without groups one, n bits
+// sharing c in (0, 1/2) (n r_alpha(c)); with groups (at most
+// certfile.MaxRangeGroups, Validate) each [lo_g, hi_g] with 0 < lo_g <=
+// hi_g < 1 (or c_g in (0, 1/2)), in strictly increasing (lo, hi), each
+// n_g a multiple of k (the k samples of n_g/k coordinates), sum_g n_g = n
+// = d k. The error is a malformed number's.
+func closedGroups(f *certfile.File) (gs []closedGroup, what, why string, err error) {
 	one, half := big.NewRat(1, 1), big.NewRat(1, 2)
-	switch {
-	case f.D < 1 || f.K < 1 || f.N != f.D*f.K || f.N/f.K != f.D:
-		return reject("n = %d is not d k = %d x %d", f.N, f.D, f.K)
-	case alpha.Cmp(one) <= 0:
-		return reject("alpha = %s is not > 1", f.Alpha)
-	case eps.Sign() < 0:
-		return reject("eps = %s is negative", f.Eps)
+	if len(f.Groups) == 0 {
+		c, err := parseRat("c", f.C)
+		if err != nil {
+			return nil, "", "", err
+		}
+		if c.Sign() <= 0 || c.Cmp(half) >= 0 {
+			return nil, "", fmt.Sprintf("c = %s is not in (0, 1/2)", f.C), nil
+		}
+		return []closedGroup{{n: f.N, c: c, lo: c, hi: new(big.Rat).Sub(one, c)}}, "n r_alpha(c)", "", nil
 	}
-	type rng struct {
-		n      int
-		c      *big.Rat // nil unless the group is [c, 1-c]
-		lo, hi *big.Rat
-	}
-	gs := make([]rng, len(f.Groups))
 	sum := 0
 	for i, g := range f.Groups {
-		r := rng{n: g.N}
+		r := closedGroup{n: g.N}
 		if g.C != "" {
-			c, err := parseRat(fmt.Sprintf("group %d c", i+1), g.C)
-			if err != nil {
-				return Report{}, err
+			if r.c, err = parseRat(fmt.Sprintf("group %d c", i+1), g.C); err != nil {
+				return nil, "", "", err
 			}
-			if c.Sign() <= 0 || c.Cmp(half) >= 0 {
-				return reject("group %d: c = %s is not in (0, 1/2)", i+1, g.C)
+			if r.c.Sign() <= 0 || r.c.Cmp(half) >= 0 {
+				return nil, "", fmt.Sprintf("group %d: c = %s is not in (0, 1/2)", i+1, g.C), nil
 			}
-			r.c, r.lo, r.hi = c, c, new(big.Rat).Sub(one, c)
+			r.lo, r.hi = r.c, new(big.Rat).Sub(one, r.c)
 		} else {
 			if r.lo, err = parseRat(fmt.Sprintf("group %d lo", i+1), g.Lo); err != nil {
-				return Report{}, err
+				return nil, "", "", err
 			}
 			if r.hi, err = parseRat(fmt.Sprintf("group %d hi", i+1), g.Hi); err != nil {
-				return Report{}, err
+				return nil, "", "", err
 			}
 			if r.lo.Sign() <= 0 || r.lo.Cmp(r.hi) > 0 || r.hi.Cmp(one) >= 0 {
-				return reject("group %d: [lo, hi] = [%s, %s] is not a range with 0 < lo <= hi < 1", i+1, g.Lo, g.Hi)
+				return nil, "", fmt.Sprintf("group %d: [lo, hi] = [%s, %s] is not a range with 0 < lo <= hi < 1", i+1, g.Lo, g.Hi), nil
 			}
 		}
 		switch {
 		case i > 0 && !(r.lo.Cmp(gs[i-1].lo) > 0 || r.lo.Cmp(gs[i-1].lo) == 0 && r.hi.Cmp(gs[i-1].hi) > 0):
-			return reject("group %d: its (lo, hi) is not above the previous group's (the groups are in strictly increasing order)", i+1)
+			why = fmt.Sprintf("group %d: its (lo, hi) is not above the previous group's (the groups are in strictly increasing order)", i+1)
 		case g.N%f.K != 0:
-			return reject("group %d: n = %d is not a positive multiple of k = %d", i+1, g.N, f.K)
+			why = fmt.Sprintf("group %d: n = %d is not a positive multiple of k = %d", i+1, g.N, f.K)
 		case g.N > f.N-sum:
-			return reject("the groups' n sum to more than n = %d", f.N)
+			why = fmt.Sprintf("the groups' n sum to more than n = %d", f.N)
+		}
+		if why != "" {
+			return nil, "", why, nil
 		}
 		sum += g.N
-		gs[i] = r
+		gs = append(gs, r)
 	}
 	if sum != f.N {
-		return reject("the groups' n sum to %d, not n = d k = %d", sum, f.N)
+		return nil, "", fmt.Sprintf("the groups' n sum to %d, not n = d k = %d", sum, f.N), nil
 	}
-	if claim.Cmp(eps) >= 0 {
-		rep.Bound, _ = eps.Float64()
-		rep.Accepted = true
-		return rep, nil
-	}
-	if err := ctx.Err(); err != nil {
-		return rep, err
-	}
-	bound := constIval(0)
-	for _, g := range gs {
-		var b ival
-		switch {
-		case g.c != nil:
-			b = coinRenyi(g.c, alpha)
-		case g.lo.Cmp(g.hi) == 0:
-			continue // both coins alike: R = 0 exactly
-		default:
-			b = pairRenyi(g.lo, g.hi, alpha).hull(pairRenyi(g.hi, g.lo, alpha))
-		}
-		bound = bound.add(intIval(big.NewInt(int64(g.n))).mul(b))
-	}
-	rep.Bound, _ = newUp(53).Set(bound.hi).Float64()
-	if ratIval(claim).lo.Cmp(bound.hi) < 0 {
-		return reject("claim %s is below the checked bound min(eps, sum_g n_g b_g) = min(%s, %s)", f.Claim, f.Eps, bound.hi.Text('g', 20))
-	}
-	rep.Accepted = true
-	return rep, nil
+	return gs, "sum_g n_g b_g", "", nil
 }
 
 // pairRenyi encloses R(a || b) = log(a^alpha b^(1-alpha) + (1-a)^alpha
