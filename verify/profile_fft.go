@@ -222,17 +222,17 @@ func convProduct(as [][]float64, steps []int) ([]float64, float64, error) {
 	k := bits.Len(uint(L)) - 1
 	wr, wi := twiddles(L)
 	accR, accI := make([]float64, L), make([]float64, L) // the product so far
-	var xr, xi []float64
+	var sr, si []float64                                 // scratch for the kinds after the first
 	if len(as) > 1 {
-		xr, xi = make([]float64, L), make([]float64, L)
+		sr, si = make([]float64, L), make([]float64, L)
 	}
 	Rs := make([]float64, len(as))
 	a2s := make([]float64, len(as))
 	mults := len(as) - 1
 	for c, a := range as {
-		if c == 0 {
-			xr, xi = accR, accI
-		} else {
+		xr, xi := accR, accI
+		if c > 0 {
+			xr, xi = sr, si
 			clear(xr)
 			clear(xi)
 		}
