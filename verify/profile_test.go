@@ -57,41 +57,13 @@ func TestConvPowerBound(t *testing.T) {
 	for trial := range 24 {
 		na := 1 + rng.IntN(120)
 		steps := 1 + rng.IntN(9)
-		a := make([]float64, na)
-		s := 0.0
-		for i := range a {
-			a[i] = rng.Float64() * math.Pow(10, -40*rng.Float64())
-			s += a[i]
-		}
-		for i := range a {
-			a[i] /= s
-		}
+		a := randMasses(rng, na)
 		c, bound, err := convPower(a, steps)
 		if err != nil {
 			t.Fatal(err)
 		}
-		q := []*big.Float{new(big.Float).SetPrec(3000).SetInt64(1)}
-		for range steps {
-			o := make([]*big.Float, len(q)+na-1)
-			for i := range o {
-				o[i] = new(big.Float).SetPrec(3000)
-			}
-			for i, x := range q {
-				for j, y := range a {
-					o[i+j].Add(o[i+j], new(big.Float).SetPrec(3000).Mul(x, big.NewFloat(y)))
-				}
-			}
-			q = o
-		}
-		if len(q) != len(c) {
-			t.Fatalf("length %d, want %d", len(c), len(q))
-		}
-		sq := new(big.Float).SetPrec(300)
-		for k := range c {
-			d := new(big.Float).SetPrec(300).Sub(q[k], big.NewFloat(c[k]))
-			sq.Add(sq, d.Mul(d, d))
-		}
-		err2, _ := sq.Sqrt(sq).Float64()
+		q := bigConvPower([]*big.Float{new(big.Float).SetPrec(3000).SetInt64(1)}, a, steps)
+		err2 := dist2(t, q, c)
 		if err2 > bound {
 			t.Errorf("trial %d (n %d, T %d): error %g above the bound %g", trial, na, steps, err2, bound)
 		}
@@ -110,42 +82,12 @@ func TestComposedDeltaReference(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
 	const h = 0.01
 	for _, steps := range []int{1, 2, 3, 7, 16} {
-		n := 30
-		p := make([]float64, n)
-		total := 0.0
-		for i := range p {
-			p[i] = rng.Float64()
-			total += p[i]
-		}
-		for i := range p {
-			p[i] /= total
-		}
+		p := uniformMasses(rng, 30)
 		lo := -12
 		// exact convolution power
-		q := []*big.Rat{big.NewRat(1, 1)}
-		for range steps {
-			o := make([]*big.Rat, len(q)+n-1)
-			for i := range o {
-				o[i] = new(big.Rat)
-			}
-			for i, a := range q {
-				for j, b := range p {
-					o[i+j].Add(o[i+j], new(big.Rat).Mul(a, new(big.Rat).SetFloat64(b)))
-				}
-			}
-			q = o
-		}
+		q := ratConvPower([]*big.Rat{big.NewRat(1, 1)}, p, steps)
 		for _, x0 := range []float64{0, 0.05 * float64(steps), 0.1 * float64(steps)} {
-			ref := new(big.Float).SetPrec(200)
-			for i, v := range q {
-				l := float64(steps*lo+i) * h
-				if l <= x0 {
-					continue
-				}
-				w := -math.Expm1(x0 - l)
-				ref.Add(ref, new(big.Float).SetPrec(200).Mul(new(big.Float).SetPrec(200).SetRat(v), big.NewFloat(w)))
-			}
-			r, _ := ref.Float64()
+			r := refDelta(q, steps*lo, h, x0)
 			got, err := composedDelta(context.Background(), p, lo, h, steps, x0)
 			if err != nil {
 				t.Fatal(err)
@@ -418,42 +360,15 @@ func TestConvProductBound(t *testing.T) {
 		for c := range as {
 			na := 1 + rng.IntN(60)
 			steps[c] = 1 + rng.IntN(5)
-			a := make([]float64, na)
-			s := 0.0
-			for i := range a {
-				a[i] = rng.Float64() * math.Pow(10, -40*rng.Float64())
-				s += a[i]
-			}
-			for i := range a {
-				a[i] /= s
-			}
+			a := randMasses(rng, na)
 			as[c] = a
-			for range steps[c] {
-				o := make([]*big.Float, len(q)+na-1)
-				for i := range o {
-					o[i] = new(big.Float).SetPrec(3000)
-				}
-				for i, x := range q {
-					for j, y := range a {
-						o[i+j].Add(o[i+j], new(big.Float).SetPrec(3000).Mul(x, big.NewFloat(y)))
-					}
-				}
-				q = o
-			}
+			q = bigConvPower(q, a, steps[c])
 		}
 		c, bound, err := convProduct(as, steps)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if len(q) != len(c) {
-			t.Fatalf("length %d, want %d", len(c), len(q))
-		}
-		sq := new(big.Float).SetPrec(300)
-		for k := range c {
-			d := new(big.Float).SetPrec(300).Sub(q[k], big.NewFloat(c[k]))
-			sq.Add(sq, d.Mul(d, d))
-		}
-		err2, _ := sq.Sqrt(sq).Float64()
+		err2 := dist2(t, q, c)
 		if err2 > bound {
 			t.Errorf("trial %d (T %v): error %g above the bound %g", trial, steps, err2, bound)
 		}
@@ -475,43 +390,15 @@ func TestComposedDeltaPartsReference(t *testing.T) {
 		q := []*big.Rat{big.NewRat(1, 1)}
 		lo := 0
 		for c, n := range []int{30, 17} {
-			p := make([]float64, n)
-			total := 0.0
-			for i := range p {
-				p[i] = rng.Float64()
-				total += p[i]
-			}
-			for i := range p {
-				p[i] /= total
-			}
+			p := uniformMasses(rng, n)
 			pa := part{p: p, lo: -12 + 9*c, steps: steps[c]}
 			parts = append(parts, pa)
 			lo += pa.lo * pa.steps
-			for range pa.steps {
-				o := make([]*big.Rat, len(q)+n-1)
-				for i := range o {
-					o[i] = new(big.Rat)
-				}
-				for i, a := range q {
-					for j, b := range p {
-						o[i+j].Add(o[i+j], new(big.Rat).Mul(a, new(big.Rat).SetFloat64(b)))
-					}
-				}
-				q = o
-			}
+			q = ratConvPower(q, p, pa.steps)
 		}
 		total := steps[0] + steps[1]
 		for _, x0 := range []float64{0, 0.05 * float64(total), 0.1 * float64(total)} {
-			ref := new(big.Float).SetPrec(200)
-			for i, v := range q {
-				l := float64(lo+i) * h
-				if l <= x0 {
-					continue
-				}
-				w := -math.Expm1(x0 - l)
-				ref.Add(ref, new(big.Float).SetPrec(200).Mul(new(big.Float).SetPrec(200).SetRat(v), big.NewFloat(w)))
-			}
-			r, _ := ref.Float64()
+			r := refDelta(q, lo, h, x0)
 			got, err := composedDeltaParts(context.Background(), parts, h, x0)
 			if err != nil {
 				t.Fatal(err)
@@ -521,4 +408,100 @@ func TestComposedDeltaPartsReference(t *testing.T) {
 			}
 		}
 	}
+}
+
+// bigConvPower returns q convolved with the steps-fold convolution power
+// of a, at 3000 bits (exact for the tests' sizes).
+func bigConvPower(q []*big.Float, a []float64, steps int) []*big.Float {
+	for range steps {
+		o := make([]*big.Float, len(q)+len(a)-1)
+		for i := range o {
+			o[i] = new(big.Float).SetPrec(3000)
+		}
+		for i, x := range q {
+			for j, y := range a {
+				o[i+j].Add(o[i+j], new(big.Float).SetPrec(3000).Mul(x, big.NewFloat(y)))
+			}
+		}
+		q = o
+	}
+	return q
+}
+
+// dist2 returns the 2-norm of q - c (same lengths, else the test fails).
+func dist2(t *testing.T, q []*big.Float, c []float64) float64 {
+	t.Helper()
+	if len(q) != len(c) {
+		t.Fatalf("length %d, want %d", len(c), len(q))
+	}
+	sq := new(big.Float).SetPrec(300)
+	for k := range c {
+		d := new(big.Float).SetPrec(300).Sub(q[k], big.NewFloat(c[k]))
+		sq.Add(sq, d.Mul(d, d))
+	}
+	e, _ := sq.Sqrt(sq).Float64()
+	return e
+}
+
+// ratConvPower returns q convolved with the steps-fold convolution power
+// of p, in exact rationals.
+func ratConvPower(q []*big.Rat, p []float64, steps int) []*big.Rat {
+	for range steps {
+		o := make([]*big.Rat, len(q)+len(p)-1)
+		for i := range o {
+			o[i] = new(big.Rat)
+		}
+		for i, a := range q {
+			for j, b := range p {
+				o[i+j].Add(o[i+j], new(big.Rat).Mul(a, new(big.Rat).SetFloat64(b)))
+			}
+		}
+		q = o
+	}
+	return q
+}
+
+// refDelta returns sum_i q_i [1 - e^(x0 - l_i)]_+, l_i = (lo + i) h,
+// summed at 200 bits (e^(x0 - l) from math.Expm1, good to 1e-15).
+func refDelta(q []*big.Rat, lo int, h, x0 float64) float64 {
+	ref := new(big.Float).SetPrec(200)
+	for i, v := range q {
+		l := float64(lo+i) * h
+		if l <= x0 {
+			continue
+		}
+		w := -math.Expm1(x0 - l)
+		ref.Add(ref, new(big.Float).SetPrec(200).Mul(new(big.Float).SetPrec(200).SetRat(v), big.NewFloat(w)))
+	}
+	r, _ := ref.Float64()
+	return r
+}
+
+// randMasses returns n random masses over 40 orders of magnitude, summing
+// to about 1.
+func randMasses(rng *rand.Rand, n int) []float64 {
+	a := make([]float64, n)
+	s := 0.0
+	for i := range a {
+		a[i] = rng.Float64() * math.Pow(10, -40*rng.Float64())
+		s += a[i]
+	}
+	for i := range a {
+		a[i] /= s
+	}
+	return a
+}
+
+// uniformMasses returns n masses drawn uniformly, normalized to sum about 1.
+func uniformMasses(rng *rand.Rand, n int) []float64 {
+	p := make([]float64, n)
+	total := 0.0
+	for i := range p {
+		p[i] = rng.Float64()
+		total += p[i]
+	}
+	for i := range p {
+		p[i] /= total
+	}
+	return p
 }
