@@ -355,7 +355,7 @@ type ComposeRow struct {
 	CheckFailure   string  `json:"check_failure,omitempty"`
 	Discretization float64 `json:"discretization"`
 	Seconds        float64 `json:"seconds"`       // of eps_upper and eps_lower (ComposeClaim's), rounded to 1e-4 s
-	TotalSeconds   float64 `json:"total_seconds"` // the whole call, the RDP route included
+	TotalSeconds   float64 `json:"total_seconds"` // the whole call, the check and the RDP route included
 }
 
 // SolveCompose answers pl with accountant.ComposeClaim as bernamp compose
