@@ -286,6 +286,33 @@ func TestProfileNotCovered(t *testing.T) {
 	if _, err := Check(context.Background(), f, nil); !errors.Is(err, ErrMalformed) {
 		t.Errorf("steps over the cap: %v", err)
 	}
+	// A plan's further kinds: the same caps, the same reasons.
+	for _, tc := range []struct {
+		name string
+		mut  func(k *certfile.ProfileKind)
+		want error
+	}{
+		{"plan kind cauchy", func(k *certfile.ProfileKind) { k.Mechanism = "cauchy" }, ErrUnsupported},
+		{"plan kind n 5000", func(k *certfile.ProfileKind) { k.D = 5000 }, ErrUnsupported},
+		{"plan kind d 0", func(k *certfile.ProfileKind) { k.D = 0 }, ErrMalformed},
+		{"plan kind steps 0", func(k *certfile.ProfileKind) { k.Steps = 0 }, ErrMalformed},
+		{"plan kind c not a number", func(k *certfile.ProfileKind) { k.C = "x" }, ErrMalformed},
+		{"plan kind no masses", func(k *certfile.ProfileKind) { k.Remove.Probs = nil }, ErrMalformed},
+		{"plan kind past the transform cap", func(k *certfile.ProfileKind) { k.Steps = 1 << 19 }, ErrUnsupported},
+	} {
+		f = readProfile(t, profilePlan)
+		tc.mut(&f.Profile.Plan[0])
+		if rep, err := Check(context.Background(), f, nil); !errors.Is(err, tc.want) || rep.Accepted {
+			t.Errorf("%s: %+v, %v; want %v", tc.name, rep, err, tc.want)
+		}
+	}
+	f = readProfile(t, profilePlan)
+	for range certfile.MaxPlanKinds {
+		f.Profile.Plan = append(f.Profile.Plan, f.Profile.Plan[0])
+	}
+	if _, err := Check(context.Background(), f, nil); !errors.Is(err, ErrMalformed) {
+		t.Errorf("%d kinds: %v", len(f.Profile.Plan)+1, err)
+	}
 	f = readProfile(t, profileRow)
 	f.Profile.Remove.Probs[3] = "-1e-3"
 	if _, err := Check(context.Background(), f, nil); !errors.Is(err, ErrMalformed) {
