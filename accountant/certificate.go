@@ -47,29 +47,82 @@ func withMargin(v float64, byDelta bool, steps int) float64 {
 	return math.Min(1, math.Nextafter(v*(1+deltaMarginRel)+float64(steps)*deltaMarginAbs, math.Inf(1)))
 }
 
+// PlanKind names one step kind of a plan for its profile certificate:
+// the kernel (C 0: no amplification), the mechanism, the count.
+type PlanKind struct {
+	D, K   int
+	C      float64
+	Source Source
+	Steps  int
+}
+
+// PlanKinds returns the kinds of a plan as pld.ReadPlanSteps gives them
+// (mechanism "profile", a file, has Source.Kind "": not checked).
+func PlanKinds(plan []pld.PlanStep) []PlanKind {
+	out := make([]PlanKind, len(plan))
+	for i, ps := range plan {
+		src := Source{Sensitivity: ps.Sensitivity, Sigma: ps.Sigma, B: ps.B, PT: ps.PTrue, Q: ps.Q}
+		switch ps.Mechanism {
+		case "gaussian", "laplace", "rr", "subsampled-gaussian":
+			src.Kind = ps.Mechanism
+		}
+		out[i] = PlanKind{D: max(ps.D, 1), K: max(ps.K, 1), C: ps.C, Source: src, Steps: ps.Count}
+	}
+	return out
+}
+
 // certifyProfile sets c.Upper to the claim with its margin, writes the
 // profile certificate of the composition (one step kind: q's) into
-// c.Certificate and has the independent checker check it (c.Check). A
-// mechanism the checker does not cover, or an infinite claim, gets no
-// certificate and status bernamp.CheckNone; a certificate the checker
-// does not accept keeps its claim with status bernamp.CheckRejected (the
-// claim is then not checked: callers must not call it certified).
+// c.Certificate and has the independent checker check it (c.Check), as
+// certifyPlan.
 func certifyProfile(ctx context.Context, q Composition, acc *pld.Account, c *Claim) {
-	byDelta := q.Delta > 0
-	c.Upper = withMargin(c.Upper, byDelta, q.Steps)
-	fwd, rev := acc.StepPLDs()
-	if q.Source.Kind == "" || fwd == nil || math.IsInf(c.Upper, 0) || math.IsNaN(c.Upper) {
+	certifyPlan(ctx, []PlanKind{{D: q.Kernel.D, K: q.Kernel.K, C: q.Kernel.C, Source: q.Source, Steps: q.Steps}}, q.Delta, q.Eps, acc, c)
+}
+
+// certifyPlan sets c.Upper to the claim with its margin (the steps of
+// every kind counted), writes the profile certificate of the composition
+// of the kinds (acc's step kinds, in order, on its one grid) into
+// c.Certificate and has the independent checker check it (c.Check). A
+// kind whose mechanism the checker does not cover, or an infinite claim,
+// gets no certificate and status bernamp.CheckNone; a certificate the
+// checker does not accept keeps its claim with status
+// bernamp.CheckRejected (the claim is then not checked: callers must not
+// call it certified).
+func certifyPlan(ctx context.Context, kinds []PlanKind, delta, eps float64, acc *pld.Account, c *Claim) {
+	byDelta := delta > 0
+	total := 0
+	for _, k := range kinds {
+		total += k.Steps
+	}
+	c.Upper = withMargin(c.Upper, byDelta, total)
+	if math.IsInf(c.Upper, 0) || math.IsNaN(c.Upper) {
 		c.Check = bernamp.Check{Status: bernamp.CheckNone}
 		return
 	}
-	pt := certfile.ProfilePoint{D: q.Kernel.D, K: q.Kernel.K, C: q.Kernel.C, Mechanism: q.Source.Kind,
-		Sensitivity: q.Source.Sensitivity, Sigma: q.Source.Sigma, B: q.Source.B, PTrue: q.Source.PT, Q: q.Source.Q, Steps: q.Steps, ByDelta: byDelta, Delta: q.Delta, Eps: q.Eps,
-		Claim: c.Upper, H: fwd.H, Lo: fwd.Lo, Probs: fwd.Probs, Inf: fwd.Inf}
+	var pts []certfile.ProfilePoint
+	for i, k := range kinds {
+		fwd, rev := acc.KindPLDs(i)
+		if k.Source.Kind == "" || fwd == nil {
+			c.Check = bernamp.Check{Status: bernamp.CheckNone}
+			return
+		}
+		s := k.Source
+		pt := certfile.ProfilePoint{D: k.D, K: k.K, C: k.C, Mechanism: s.Kind,
+			Sensitivity: s.Sensitivity, Sigma: s.Sigma, B: s.B, PTrue: s.PT, Q: s.Q, Steps: k.Steps,
+			H: fwd.H, Lo: fwd.Lo, Probs: fwd.Probs, Inf: fwd.Inf}
+		if rev != nil {
+			pt.RevLo, pt.RevProbs, pt.RevInf = rev.Lo, rev.Probs, rev.Inf
+		}
+		pts = append(pts, pt)
+	}
+	pt := pts[0]
+	pt.Plan = pts[1:]
+	if len(pt.Plan) == 0 {
+		pt.Plan = nil
+	}
+	pt.ByDelta, pt.Delta, pt.Eps, pt.Claim = byDelta, delta, eps, c.Upper
 	if !math.IsNaN(c.Lower) && !math.IsInf(c.Lower, 0) {
 		pt.LB = c.Lower
-	}
-	if rev != nil {
-		pt.RevLo, pt.RevProbs, pt.RevInf = rev.Lo, rev.Probs, rev.Inf
 	}
 	c.Certificate = certfile.NewProfile(pt)
 	c.Check = bernamp.CheckCertificate(ctx, c.Certificate)

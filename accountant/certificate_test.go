@@ -3,6 +3,7 @@ package accountant
 import (
 	"context"
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/bernamp/bernamp"
@@ -76,4 +77,81 @@ func BenchmarkComposeCheck(b *testing.B) {
 			}
 		})
 	}
+}
+
+// planJSON is testdata/compose/plan.json's mix (docs/compose.md): 100
+// amplified Gaussian steps, 20 amplified Laplace steps at d = 2 and 5
+// Gaussian steps released as they are.
+const planJSON = `{"steps": [
+  {"mechanism": "gaussian", "sigma": 2, "c": 0.1, "count": 100},
+  {"mechanism": "laplace", "b": 2, "c": 0.3, "d": 2, "count": 20},
+  {"mechanism": "gaussian", "sigma": 4, "count": 5}
+]}`
+
+// TestComposePlanCheck: a plan of three kinds gets a profile certificate
+// of three kinds that the checker accepts, with the claim the margin above
+// the solver's (eps at delta, and delta at eps); without the check it is
+// off; a plan with a mechanism the checker does not cover gets none.
+func TestComposePlanCheck(t *testing.T) {
+	plan, steps, err := pld.ReadPlanSteps(strings.NewReader(planJSON), ".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	opt := pld.DefaultOptions()
+	opt.H = 1e-3
+	for _, q := range []struct{ delta, eps float64 }{{1e-5, 0}, {0, 15}} {
+		plain, err := ComposePlan(context.Background(), plan, PlanKinds(steps), q.delta, q.eps, opt, false, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c, err := ComposePlan(context.Background(), plan, PlanKinds(steps), q.delta, q.eps, opt, false, true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c.Check.Status != bernamp.CheckVerified || plain.Check.Status != bernamp.CheckOff {
+			t.Errorf("%+v: check %+v (off: %+v), want verified", q, c.Check, plain.Check)
+		}
+		if c.Certificate == nil || len(c.Certificate.Profile.Plan) != 2 || c.Certificate.Profile.Plan[0].Mechanism != "laplace" || c.Certificate.Profile.Plan[0].D != 2 {
+			t.Errorf("%+v: certificate %+v, want three kinds", q, c.Certificate)
+		}
+		if c.Upper != withMargin(plain.Upper, q.delta > 0, 125) || !(c.Upper > plain.Upper) {
+			t.Errorf("%+v: claim %v, solver %v", q, c.Upper, plain.Upper)
+		}
+	}
+	kinds := PlanKinds(steps)
+	kinds[2].Source.Kind = "" // a profile from a file: nothing to bound
+	c, err := ComposePlan(context.Background(), plan, kinds, 1e-5, 0, opt, false, true)
+	if err != nil || c.Check.Status != bernamp.CheckNone || c.Certificate != nil {
+		t.Errorf("uncovered kind: %+v, %v; want none", c.Check, err)
+	}
+}
+
+// BenchmarkComposePlanCheck: the solver's claim of planJSON (ComposePlan,
+// automatic discretization, delta 1e-5) beside the checker on its
+// certificate of three kinds.
+func BenchmarkComposePlanCheck(b *testing.B) {
+	plan, steps, err := pld.ReadPlanSteps(strings.NewReader(planJSON), ".")
+	if err != nil {
+		b.Fatal(err)
+	}
+	opt := pld.DefaultOptions()
+	opt.H = 0
+	b.Run("solver", func(b *testing.B) {
+		for b.Loop() {
+			if _, err := ComposePlan(context.Background(), plan, PlanKinds(steps), 1e-5, 0, opt, false, false); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	c, err := ComposePlan(context.Background(), plan, PlanKinds(steps), 1e-5, 0, opt, false, true)
+	if err != nil || c.Check.Status != bernamp.CheckVerified {
+		b.Fatalf("%v %+v", err, c.Check)
+	}
+	b.Run("check", func(b *testing.B) {
+		for b.Loop() {
+			if ch := bernamp.CheckCertificate(context.Background(), c.Certificate); ch.Status != bernamp.CheckVerified {
+				b.Fatal(ch)
+			}
+		}
+	})
 }

@@ -203,8 +203,12 @@ func unamplified(ctx context.Context, steps []pld.Step, delta, eps float64, opt 
 // ComposePlan answers a heterogeneous composition (pld.ReadPlan): eps at
 // delta when delta > 0, else delta at eps, with Lower when every step has
 // a lower side (pld.Account.HasLower) and NoAmp when noAmp. The RDP and
-// single-pair routes are not computed (RDP and Single are NaN).
-func ComposePlan(ctx context.Context, plan []pld.Step, delta, eps float64, opt pld.Options, noAmp bool) (Claim, error) {
+// single-pair routes are not computed (RDP and Single are NaN). With
+// check, Upper's profile certificate of every kind composed (kinds name
+// plan's steps, PlanKinds; nil: not covered, bernamp.CheckNone) is
+// written and checked, as Routes.Check; without, Check is
+// bernamp.CheckOff.
+func ComposePlan(ctx context.Context, plan []pld.Step, kinds []PlanKind, delta, eps float64, opt pld.Options, noAmp, check bool) (Claim, error) {
 	start := time.Now()
 	nan := math.NaN()
 	c := Claim{Lower: nan, RDP: nan, NoAmp: nan, Single: nan}
@@ -212,7 +216,9 @@ func ComposePlan(ctx context.Context, plan []pld.Step, delta, eps float64, opt p
 	for _, s := range plan {
 		total += s.Steps
 	}
-	c.Check.Status = bernamp.CheckNone // no certificate for a plan yet
+	if kinds != nil && len(kinds) != len(plan) {
+		return Claim{}, fmt.Errorf("accountant.ComposePlan: %d kinds named for %d steps", len(kinds), len(plan))
+	}
 	opt = fit(opt, delta, total)
 	acc, err := pld.NewAccount(ctx, plan, opt)
 	if err != nil {
@@ -225,6 +231,16 @@ func ComposePlan(ctx context.Context, plan []pld.Step, delta, eps float64, opt p
 		return Claim{}, err
 	}
 	c.Seconds = time.Since(start).Seconds()
+	c.Check.Status = bernamp.CheckOff
+	switch {
+	case check && kinds == nil:
+		c.Check.Status = bernamp.CheckNone
+	case check:
+		certifyPlan(ctx, kinds, delta, eps, acc, &c)
+		if err := ctx.Err(); err != nil {
+			return Claim{}, err
+		}
+	}
 	if noAmp {
 		if c.NoAmp, err = unamplified(ctx, plan, delta, eps, opt); err != nil {
 			return Claim{}, err

@@ -38,7 +38,36 @@ type Profile struct {
 	Discretization string `json:"discretization"`
 	Remove         PMF    `json:"remove"`
 	Add            *PMF   `json:"add,omitempty"` // nil for a symmetric mechanism
+	// Plan holds the further step kinds of a heterogeneous composition
+	// (compose --plan): the file's own d, k, c, mechanism, steps and PLDs
+	// are its first kind, each entry of Plan another, every kind's PLD on
+	// the same grid (Discretization). The claim is about all of them
+	// composed. Empty for one step kind.
+	Plan []ProfileKind `json:"plan,omitempty"`
 }
+
+// ProfileKind is one further step kind of a plan's profile certificate:
+// Steps releases of its mechanism (fields as Profile's), each followed by
+// k samples of d coins with biases in [c, 1-c] (c "0": no amplification),
+// and the per-step PLD (remove, and add for an asymmetric mechanism) the
+// solver composed.
+type ProfileKind struct {
+	D           int    `json:"d"`
+	K           int    `json:"k"`
+	C           string `json:"c"`
+	Mechanism   string `json:"mechanism"`
+	Sensitivity string `json:"sensitivity,omitempty"`
+	Sigma       string `json:"sigma,omitempty"`
+	B           string `json:"b,omitempty"`
+	PTrue       string `json:"p_true,omitempty"`
+	Q           string `json:"q,omitempty"`
+	Steps       int    `json:"steps"`
+	Remove      PMF    `json:"remove"`
+	Add         *PMF   `json:"add,omitempty"`
+}
+
+// MaxPlanKinds caps the step kinds of a plan's profile certificate.
+const MaxPlanKinds = 64
 
 // PMF is one direction's discrete PLD.
 type PMF struct {
@@ -74,6 +103,10 @@ type ProfilePoint struct {
 	RevLo              int
 	RevProbs           []float64 // nil when symmetric
 	RevInf             float64
+	// Plan are the further step kinds of a heterogeneous composition
+	// (each with its own D, K, C, mechanism, Steps and PLDs; the fields
+	// of the question are the point's).
+	Plan []ProfilePoint
 }
 
 func newPMF(lo int, probs []float64, inf float64) PMF {
@@ -84,24 +117,44 @@ func newPMF(lo int, probs []float64, inf float64) PMF {
 	return p
 }
 
+// newKind returns pt's step kind: its kernel, mechanism and PLDs.
+func newKind(pt ProfilePoint) ProfileKind {
+	k := ProfileKind{D: pt.D, K: pt.K, C: Exact(pt.C), Mechanism: pt.Mechanism, Steps: pt.Steps, Remove: newPMF(pt.Lo, pt.Probs, pt.Inf)}
+	switch pt.Mechanism {
+	case "gaussian":
+		k.Sensitivity, k.Sigma = Exact(pt.Sensitivity), Exact(pt.Sigma)
+	case "laplace":
+		k.Sensitivity, k.B = Exact(pt.Sensitivity), Exact(pt.B)
+	case "rr":
+		k.PTrue = Exact(pt.PTrue)
+	case "subsampled-gaussian":
+		k.Sensitivity, k.Sigma, k.Q = Exact(pt.Sensitivity), Exact(pt.Sigma), Exact(pt.Q)
+	}
+	if pt.RevProbs != nil {
+		a := newPMF(pt.RevLo, pt.RevProbs, pt.RevInf)
+		k.Add = &a
+	}
+	return k
+}
+
+// Kinds returns the certificate's step kinds: the file's own first (d, k,
+// c and the profile's mechanism, steps and PLDs), then Plan's.
+func (f *File) Kinds() []ProfileKind {
+	p := f.Profile
+	out := []ProfileKind{{D: f.D, K: f.K, C: f.C, Mechanism: p.Mechanism, Sensitivity: p.Sensitivity, Sigma: p.Sigma, B: p.B, PTrue: p.PTrue, Q: p.Q,
+		Steps: p.Steps, Remove: p.Remove, Add: p.Add}}
+	return append(out, p.Plan...)
+}
+
 // NewProfile returns the KindProfile certificate of pt.
 func NewProfile(pt ProfilePoint) *File {
 	f := &File{Format: Format, Version: Version, Kind: KindProfile, D: pt.D, K: pt.K, N: pt.D * pt.K,
 		C: Exact(pt.C), Claim: Exact(pt.Claim), LB: Num(pt.LB)}
-	pr := &Profile{Mechanism: pt.Mechanism, Steps: pt.Steps, Discretization: Exact(pt.H), Remove: newPMF(pt.Lo, pt.Probs, pt.Inf)}
-	switch pt.Mechanism {
-	case "gaussian":
-		pr.Sensitivity, pr.Sigma = Exact(pt.Sensitivity), Exact(pt.Sigma)
-	case "laplace":
-		pr.Sensitivity, pr.B = Exact(pt.Sensitivity), Exact(pt.B)
-	case "rr":
-		pr.PTrue = Exact(pt.PTrue)
-	case "subsampled-gaussian":
-		pr.Sensitivity, pr.Sigma, pr.Q = Exact(pt.Sensitivity), Exact(pt.Sigma), Exact(pt.Q)
-	}
-	if pt.RevProbs != nil {
-		a := newPMF(pt.RevLo, pt.RevProbs, pt.RevInf)
-		pr.Add = &a
+	k := newKind(pt)
+	pr := &Profile{Mechanism: k.Mechanism, Sensitivity: k.Sensitivity, Sigma: k.Sigma, B: k.B, PTrue: k.PTrue, Q: k.Q,
+		Steps: pt.Steps, Discretization: Exact(pt.H), Remove: k.Remove, Add: k.Add}
+	for _, q := range pt.Plan {
+		pr.Plan = append(pr.Plan, newKind(q))
 	}
 	if pt.ByDelta {
 		pr.Query, f.Delta = "eps", Exact(pt.Delta)
@@ -116,6 +169,13 @@ func (f *File) profileName() string {
 	q := "delta" + Short(f.Delta)
 	if f.Profile.Query == "delta" {
 		q = "eps" + Short(f.Eps)
+	}
+	if len(f.Profile.Plan) > 0 {
+		steps := 0
+		for _, k := range f.Kinds() {
+			steps += k.Steps
+		}
+		return fmt.Sprintf("profile-plan-%dkinds-steps%d-%s.json", len(f.Profile.Plan)+1, steps, q)
 	}
 	return fmt.Sprintf("profile-%s-d%d-k%d-c%s-steps%d-%s.json", f.Profile.Mechanism, f.D, f.K, Short(f.C), f.Profile.Steps, q)
 }
@@ -133,12 +193,10 @@ func (f *File) validateProfile() error {
 		return bad("a %s certificate needs its profile data", f.Kind)
 	case f.Alpha != "" || f.EpsOut != "" || f.L0 != "" || f.L1 != "" || f.L2 != "" || f.Tau != "" || f.LogU != "" || len(f.Tiles) > 0:
 		return bad("a %s certificate has no alpha, eps_out, multipliers or tiles", f.Kind)
-	case p.Steps < 1 || p.Steps > MaxProfileSteps:
-		return bad("steps is %d, must be in [1, %d]", p.Steps, MaxProfileSteps)
-	case p.Mechanism == "":
-		return bad("no mechanism")
+	case len(p.Plan) > MaxPlanKinds-1:
+		return bad("a plan of %d step kinds, at most %d", len(p.Plan)+1, MaxPlanKinds)
 	}
-	nums := []struct{ name, v string }{{"c", f.C}, {"claim", f.Claim}, {"lb", f.LB}, {"discretization", p.Discretization}}
+	nums := []struct{ name, v string }{{"claim", f.Claim}, {"lb", f.LB}, {"discretization", p.Discretization}}
 	switch p.Query {
 	case "eps":
 		if f.Eps != "" {
@@ -153,43 +211,77 @@ func (f *File) validateProfile() error {
 	default:
 		return bad("query is %q, want \"eps\" or \"delta\"", p.Query)
 	}
-	switch p.Mechanism {
-	case "gaussian":
-		nums = append(nums, struct{ name, v string }{"sensitivity", p.Sensitivity}, struct{ name, v string }{"sigma", p.Sigma})
-	case "laplace":
-		nums = append(nums, struct{ name, v string }{"sensitivity", p.Sensitivity}, struct{ name, v string }{"b", p.B})
-	case "rr":
-		nums = append(nums, struct{ name, v string }{"p_true", p.PTrue})
-	case "subsampled-gaussian":
-		nums = append(nums, struct{ name, v string }{"sensitivity", p.Sensitivity}, struct{ name, v string }{"sigma", p.Sigma}, struct{ name, v string }{"q", p.Q})
-	}
 	for _, x := range nums {
 		if !IsDecimal(x.v) {
 			return bad("%s is %q, must be a finite decimal number", x.name, x.v)
 		}
 	}
+	total := 0
+	for i, k := range f.Kinds() {
+		where := ""
+		if i > 0 {
+			where = fmt.Sprintf("plan kind %d: ", i+1)
+			if k.D < 1 || k.K < 1 || k.D > 1_000_000_000/k.K {
+				return bad("%sd %d, k %d: need d, k >= 1 and d k <= 1e9", where, k.D, k.K)
+			}
+		}
+		if err := k.validate(); err != nil {
+			return bad("%s%v", where, err)
+		}
+		if total += k.Steps; total > MaxProfileSteps {
+			return bad("the plan has %d steps or more, at most %d", total, MaxProfileSteps)
+		}
+	}
+	return nil
+}
+
+// validate checks the shape of one step kind: steps, mechanism, c, the
+// mechanism's parameters and the PLDs (the error without ErrFormat).
+func (k ProfileKind) validate() error {
+	switch {
+	case k.Steps < 1 || k.Steps > MaxProfileSteps:
+		return fmt.Errorf("steps is %d, must be in [1, %d]", k.Steps, MaxProfileSteps)
+	case k.Mechanism == "":
+		return fmt.Errorf("no mechanism")
+	}
+	nums := []struct{ name, v string }{{"c", k.C}}
+	switch k.Mechanism {
+	case "gaussian":
+		nums = append(nums, struct{ name, v string }{"sensitivity", k.Sensitivity}, struct{ name, v string }{"sigma", k.Sigma})
+	case "laplace":
+		nums = append(nums, struct{ name, v string }{"sensitivity", k.Sensitivity}, struct{ name, v string }{"b", k.B})
+	case "rr":
+		nums = append(nums, struct{ name, v string }{"p_true", k.PTrue})
+	case "subsampled-gaussian":
+		nums = append(nums, struct{ name, v string }{"sensitivity", k.Sensitivity}, struct{ name, v string }{"sigma", k.Sigma}, struct{ name, v string }{"q", k.Q})
+	}
+	for _, x := range nums {
+		if !IsDecimal(x.v) {
+			return fmt.Errorf("%s is %q, must be a finite decimal number", x.name, x.v)
+		}
+	}
 	for _, d := range []struct {
 		name string
 		m    *PMF
-	}{{"remove", &p.Remove}, {"add", p.Add}} {
+	}{{"remove", &k.Remove}, {"add", k.Add}} {
 		if d.m == nil {
 			continue
 		}
 		if len(d.m.Probs) == 0 || len(d.m.Probs) > MaxProfilePoints {
-			return bad("%s: %d masses, must be in [1, %d]", d.name, len(d.m.Probs), MaxProfilePoints)
+			return fmt.Errorf("%s: %d masses, must be in [1, %d]", d.name, len(d.m.Probs), MaxProfilePoints)
 		}
 		if d.m.LowerLoss < -MaxProfilePoints*MaxProfileSteps || d.m.LowerLoss > MaxProfilePoints*MaxProfileSteps {
-			return bad("%s: lower_loss %d out of range", d.name, d.m.LowerLoss)
+			return fmt.Errorf("%s: lower_loss %d out of range", d.name, d.m.LowerLoss)
 		}
 		if !IsDecimal(d.m.InfinityMass) {
-			return bad("%s: infinity_mass is %q, must be a finite decimal number", d.name, d.m.InfinityMass)
+			return fmt.Errorf("%s: infinity_mass is %q, must be a finite decimal number", d.name, d.m.InfinityMass)
 		}
 		for i, v := range d.m.Probs {
 			if !IsDecimal(v) {
-				return bad("%s: mass %d is %q, must be a finite decimal number", d.name, i, v)
+				return fmt.Errorf("%s: mass %d is %q, must be a finite decimal number", d.name, i, v)
 			}
 			if x, err := strconv.ParseFloat(v, 64); err != nil || x < 0 {
-				return bad("%s: mass %d is %q, must be a float64 >= 0", d.name, i, v)
+				return fmt.Errorf("%s: mass %d is %q, must be a float64 >= 0", d.name, i, v)
 			}
 		}
 	}

@@ -48,9 +48,10 @@ type Account struct {
 	// one is the amplified profile when the composition is a single step:
 	// its answers come from the profile itself, without discretization.
 	one *Profile
-	// step is the discretized PLD of one step (forward, reverse) when the
-	// composition has one step kind: what a profile certificate holds.
-	step [2]*PLD
+	// step is the discretized PLD of one step of each kind (forward,
+	// reverse; reverse nil for a symmetric kind): what a profile
+	// certificate holds.
+	step [][2]*PLD
 	// counts caches the binomial terms of the lower side, by step kind.
 	counts map[int]*counts
 }
@@ -98,7 +99,7 @@ func NewAccount(ctx context.Context, steps []Step, opt Options) (*Account, error
 	if err := opt.Grid.Check(); err != nil {
 		return nil, err
 	}
-	a := &Account{steps: steps, opt: opt}
+	a := &Account{steps: steps, opt: opt, step: make([][2]*PLD, len(steps))}
 	if len(steps) == 1 && steps[0].Steps == 1 {
 		p, err := steps[0].profile()
 		if err != nil {
@@ -112,7 +113,7 @@ func NewAccount(ctx context.Context, steps []Step, opt Options) (*Account, error
 	}
 	for _, reverse := range dirs {
 		var total *PLD
-		for _, s := range steps {
+		for i, s := range steps {
 			p, err := s.profile()
 			if err != nil {
 				return nil, err
@@ -124,8 +125,8 @@ func NewAccount(ctx context.Context, steps []Step, opt Options) (*Account, error
 			if err != nil {
 				return nil, err
 			}
-			if len(steps) == 1 {
-				a.step[b2i(reverse)] = d
+			if !reverse || !s.Mechanism.Symmetric() {
+				a.step[i][b2i(reverse)] = d
 			}
 			if d, err = d.SelfCompose(s.Steps, opt.Truncation); err != nil {
 				return nil, err
@@ -212,8 +213,18 @@ func (s Step) profile() (Profile, error) {
 
 // StepPLDs returns the discretized pessimistic PLD of one step, forward
 // and reverse (nil when symmetric), that the account composed; both nil
-// when it has several step kinds.
-func (a *Account) StepPLDs() (fwd, rev *PLD) { return a.step[0], a.step[1] }
+// when it has several step kinds (KindPLDs).
+func (a *Account) StepPLDs() (fwd, rev *PLD) {
+	if len(a.step) != 1 {
+		return nil, nil
+	}
+	return a.step[0][0], a.step[0][1]
+}
+
+// KindPLDs returns the discretized pessimistic PLD of one step of kind i
+// (the i-th Step of NewAccount), forward and reverse (nil when the kind's
+// mechanism is symmetric: its forward PLD serves both), all on the grid H.
+func (a *Account) KindPLDs(i int) (fwd, rev *PLD) { return a.step[i][0], a.step[i][1] }
 
 func b2i(b bool) int {
 	if b {

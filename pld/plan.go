@@ -32,9 +32,17 @@ type PlanStep struct {
 // the folder that relative "in" paths are read from. Every error names
 // the step (from 1) and what is wrong in one line.
 func ReadPlan(r io.Reader, dir string) ([]Step, error) {
+	steps, _, err := ReadPlanSteps(r, dir)
+	return steps, err
+}
+
+// ReadPlanSteps is ReadPlan that also returns the plan's steps as the file
+// gives them, with the defaults applied (d, k and sensitivity 1 when 0):
+// what a profile certificate names.
+func ReadPlanSteps(r io.Reader, dir string) ([]Step, []PlanStep, error) {
 	data, err := io.ReadAll(r)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	var plan struct {
 		Steps []PlanStep `json:"steps"`
@@ -42,20 +50,24 @@ func ReadPlan(r io.Reader, dir string) ([]Step, error) {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&plan); err != nil {
-		return nil, fmt.Errorf("invalid plan JSON: %v", err)
+		return nil, nil, fmt.Errorf("invalid plan JSON: %v", err)
 	}
 	if len(plan.Steps) == 0 {
-		return nil, fmt.Errorf(`the plan has no "steps"`)
+		return nil, nil, fmt.Errorf(`the plan has no "steps"`)
 	}
 	var out []Step
 	for i, ps := range plan.Steps {
 		s, err := ps.step(dir)
 		if err != nil {
-			return nil, fmt.Errorf("step %d: %v", i+1, err)
+			return nil, nil, fmt.Errorf("step %d: %v", i+1, err)
 		}
 		out = append(out, s)
+		if ps.Sensitivity == 0 {
+			plan.Steps[i].Sensitivity = 1
+		}
+		plan.Steps[i].D, plan.Steps[i].K = max(ps.D, 1), max(ps.K, 1)
 	}
-	return out, nil
+	return out, plan.Steps, nil
 }
 
 func (ps PlanStep) step(dir string) (Step, error) {

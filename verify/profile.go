@@ -79,76 +79,27 @@ func checkProfile(ctx context.Context, f *certfile.File) (Report, error) {
 	pr := f.Profile
 	var rep Report
 	reject := rejecter(&rep)
-	rats, err := parseFields(f, [2]string{"c", f.C}, [2]string{"claim", f.Claim}, [2]string{"discretization", pr.Discretization})
+	rats, err := parseFields(f, [2]string{"claim", f.Claim}, [2]string{"discretization", pr.Discretization})
 	if err != nil {
 		return Report{}, err
 	}
-	c, claim, hr := rats[0], rats[1], rats[2]
-	half := big.NewRat(1, 2)
-	switch {
-	case c.Sign() < 0 || c.Cmp(half) >= 0:
-		return reject("c = %s is not in [0, 1/2)", f.C)
-	case f.N != f.D*f.K || f.N/f.K != f.D:
+	claim, hr := rats[0], rats[1]
+	if f.N != f.D*f.K || f.N/f.K != f.D {
 		return reject("n = %d is not d k = %d x %d", f.N, f.D, f.K)
 	}
-	// The mechanism's profile from above at eps >= 0, from its parameters
-	// (each > 0).
-	params := map[string][][2]string{
-		"gaussian":            {{"sensitivity", pr.Sensitivity}, {"sigma", pr.Sigma}},
-		"laplace":             {{"sensitivity", pr.Sensitivity}, {"b", pr.B}},
-		"rr":                  {{"p_true", pr.PTrue}},
-		"subsampled-gaussian": {{"sensitivity", pr.Sensitivity}, {"sigma", pr.Sigma}, {"q", pr.Q}},
-	}
-	fields, ok := params[pr.Mechanism]
-	if !ok {
-		return rep, fmt.Errorf("%w: mechanism %q (the checker bounds gaussian, laplace, rr and subsampled-gaussian profiles)", ErrUnsupported, pr.Mechanism)
-	}
-	prs, err := parseFields(f, fields...)
-	if err != nil {
-		return Report{}, err
-	}
-	v := make([]fi, len(prs))
-	for i, r := range prs {
-		if r.Sign() <= 0 {
-			return reject("%s %s must be > 0", fields[i][0], fields[i][1])
+	kinds := f.Kinds()
+	bounds := make([]kindBound, len(kinds))
+	for i, k := range kinds {
+		var msg string
+		if bounds[i], msg, err = newKindBound(k); err != nil {
+			return rep, err
 		}
-		v[i] = ratFi(r)
-	}
-	// mech and mechRev bound the two directions' profiles (equal for a
-	// symmetric mechanism).
-	var mech, mechRev func(float64) float64
-	switch pr.Mechanism {
-	case "gaussian":
-		mu := v[0].div(v[1])
-		mech = func(e float64) float64 { return gaussianUp(mu, e) }
-	case "laplace":
-		e0 := v[0].div(v[1])
-		mech = func(e float64) float64 { return laplaceUp(e0, e) }
-	case "rr":
-		if v[0].hi >= 1 {
-			return reject("p_true %s is not below 1", pr.PTrue)
+		if msg != "" {
+			if len(kinds) > 1 {
+				msg = fmt.Sprintf("plan kind %d: %s", i+1, msg)
+			}
+			return reject("%s", msg)
 		}
-		q := v[0] // q = max(p, 1-p)
-		if q.hi <= 0.5 {
-			q = pt64(1).sub(q)
-		} else if q.lo < 0.5 {
-			q = fi{0.5, max(q.hi, up(1-q.lo))}
-		}
-		mech = func(e float64) float64 { return rrUp(q, e) }
-	case "subsampled-gaussian":
-		mu, q := v[0].div(v[1]), v[2]
-		if q.lo > 1 {
-			return reject("q %s is above 1", pr.Q)
-		}
-		q.hi = min(q.hi, 1)
-		mech = func(e float64) float64 { return subsampledRemoveUp(mu, q, e) }
-		mechRev = func(e float64) float64 { return subsampledAddUp(mu, q, e) }
-		if pr.Add == nil && q.lo < 1 {
-			return reject("a subsampled gaussian with q < 1 is asymmetric: the certificate needs both directions")
-		}
-	}
-	if mechRev == nil {
-		mechRev = mech
 	}
 	h, exact := hr.Float64()
 	if !exact || !(h > 0) || h > 1 {
@@ -179,39 +130,59 @@ func checkProfile(ctx context.Context, f *certfile.File) (Report, error) {
 		rep.Bound, rep.Accepted = 1, true // delta <= 1 always
 		return rep, nil
 	}
-	amp := &amplifier{}
-	if c.Sign() > 0 {
-		if f.N > profileMaxN {
-			return rep, fmt.Errorf("%w: n = %d exceeds the profile checker's cap of %d", ErrUnsupported, f.N, profileMaxN)
-		}
-		amp.n = f.N
-		amp.M, amp.m = binomialCDFs(f.N, c)
-	}
-	// Upper bounds on the step's amplified profile at e >= 0, both
-	// directions (the theorem amplifies each).
-	g := func(e float64) float64 { return amp.up(mech(e), dn(expLo(e)-1)) }
-	gRev := func(e float64) float64 { return amp.up(mechRev(e), dn(expLo(e)-1)) }
-	if pr.Steps == 1 {
+	if len(kinds) == 1 && pr.Steps == 1 {
 		// One step: the claim is the profile's own value, bounded
 		// directly (the PLD is not needed).
-		if b := max(g(eps), gRev(eps)); b <= target {
+		if b := max(bounds[0].g(eps), bounds[0].gRev(eps)); b <= target {
 			rep.Bound, rep.Accepted = b, true
 			return rep, nil
 		}
 	}
+	// Item 1 and 2 per step kind and direction (a symmetric kind's one PLD
+	// is checked once and serves both), then 3 and 4 for the kinds
+	// composed, per direction.
+	dirs := 1
+	for _, k := range kinds {
+		if k.Add != nil {
+			dirs = 2
+		}
+	}
+	done := make([]*part, len(kinds)) // a symmetric kind's remove PLD, checked
 	worst := 0.0
-	for i, d := range []*certfile.PMF{&pr.Remove, pr.Add} {
-		if d == nil {
-			continue
+	for dir := range dirs {
+		parts := make([]part, len(kinds))
+		for i, k := range kinds {
+			if err := ctx.Err(); err != nil {
+				return rep, err
+			}
+			d, fw, rv := &k.Remove, bounds[i].g, bounds[i].gRev // the remove direction's PLD; the add one's swaps them
+			if dir == 1 {
+				fw, rv = rv, fw
+				if k.Add != nil {
+					d = k.Add
+				}
+			}
+			if dir == 1 && k.Add == nil && bounds[i].symmetric && done[i] != nil {
+				parts[i] = *done[i]
+				continue
+			}
+			pt, msg, err := checkDomination(ctx, d, h, fw, rv)
+			if err != nil {
+				return rep, err
+			}
+			if msg != "" {
+				if len(kinds) > 1 {
+					msg = fmt.Sprintf("plan kind %d: %s", i+1, msg)
+				}
+				return reject("%s", msg)
+			}
+			pt.steps = k.Steps
+			parts[i] = pt
+			if dir == 0 {
+				done[i] = &parts[i]
+			}
 		}
-		if err := ctx.Err(); err != nil {
-			return rep, err
-		}
-		fw, rv := g, gRev // the remove direction's PLD; the add one's swaps them
-		if i == 1 {
-			fw, rv = gRev, g
-		}
-		bound, msg, err := checkDirection(ctx, d, h, pr.Steps, eps, target, fw, rv)
+		bound, msg, err := composeParts(ctx, parts, h, eps)
 		if err != nil {
 			return rep, err
 		}
@@ -231,6 +202,99 @@ func checkProfile(ctx context.Context, f *certfile.File) (Report, error) {
 	return rep, nil
 }
 
+// kindBound holds upper bounds on one step kind's amplified profile at e
+// >= 0, both directions (the theorem amplifies each), and whether they
+// are equal (a symmetric mechanism).
+type kindBound struct {
+	g, gRev   func(float64) float64
+	symmetric bool
+}
+
+// newKindBound reads a step kind's c, n and mechanism: its bounds, or a
+// rejection message, or ErrUnsupported (a mechanism the checker has no
+// bound for, an n past profileMaxN).
+func newKindBound(k certfile.ProfileKind) (kindBound, string, error) {
+	c, err := parseRat("c", k.C)
+	if err != nil {
+		return kindBound{}, "", err
+	}
+	if c.Sign() < 0 || c.Cmp(big.NewRat(1, 2)) >= 0 {
+		return kindBound{}, fmt.Sprintf("c = %s is not in [0, 1/2)", k.C), nil
+	}
+	// The mechanism's profile from above at eps >= 0, from its parameters
+	// (each > 0).
+	params := map[string][][2]string{
+		"gaussian":            {{"sensitivity", k.Sensitivity}, {"sigma", k.Sigma}},
+		"laplace":             {{"sensitivity", k.Sensitivity}, {"b", k.B}},
+		"rr":                  {{"p_true", k.PTrue}},
+		"subsampled-gaussian": {{"sensitivity", k.Sensitivity}, {"sigma", k.Sigma}, {"q", k.Q}},
+	}
+	fields, ok := params[k.Mechanism]
+	if !ok {
+		return kindBound{}, "", fmt.Errorf("%w: mechanism %q (the checker bounds gaussian, laplace, rr and subsampled-gaussian profiles)", ErrUnsupported, k.Mechanism)
+	}
+	v := make([]fi, len(fields))
+	for i, x := range fields {
+		r, err := parseRat(x[0], x[1])
+		if err != nil {
+			return kindBound{}, "", err
+		}
+		if r.Sign() <= 0 {
+			return kindBound{}, fmt.Sprintf("%s %s must be > 0", x[0], x[1]), nil
+		}
+		v[i] = ratFi(r)
+	}
+	// mech and mechRev bound the two directions' profiles (equal for a
+	// symmetric mechanism).
+	var mech, mechRev func(float64) float64
+	switch k.Mechanism {
+	case "gaussian":
+		mu := v[0].div(v[1])
+		mech = func(e float64) float64 { return gaussianUp(mu, e) }
+	case "laplace":
+		e0 := v[0].div(v[1])
+		mech = func(e float64) float64 { return laplaceUp(e0, e) }
+	case "rr":
+		if v[0].hi >= 1 {
+			return kindBound{}, fmt.Sprintf("p_true %s is not below 1", k.PTrue), nil
+		}
+		q := v[0] // q = max(p, 1-p)
+		if q.hi <= 0.5 {
+			q = pt64(1).sub(q)
+		} else if q.lo < 0.5 {
+			q = fi{0.5, max(q.hi, up(1-q.lo))}
+		}
+		mech = func(e float64) float64 { return rrUp(q, e) }
+	case "subsampled-gaussian":
+		mu, q := v[0].div(v[1]), v[2]
+		if q.lo > 1 {
+			return kindBound{}, fmt.Sprintf("q %s is above 1", k.Q), nil
+		}
+		q.hi = min(q.hi, 1)
+		mech = func(e float64) float64 { return subsampledRemoveUp(mu, q, e) }
+		mechRev = func(e float64) float64 { return subsampledAddUp(mu, q, e) }
+		if k.Add == nil && q.lo < 1 {
+			return kindBound{}, "a subsampled gaussian with q < 1 is asymmetric: the certificate needs both directions", nil
+		}
+	}
+	kb := kindBound{symmetric: mechRev == nil}
+	if mechRev == nil {
+		mechRev = mech
+	}
+	amp := &amplifier{}
+	if c.Sign() > 0 {
+		n := k.D * k.K
+		if n > profileMaxN {
+			return kindBound{}, "", fmt.Errorf("%w: n = %d exceeds the profile checker's cap of %d", ErrUnsupported, n, profileMaxN)
+		}
+		amp.n = n
+		amp.M, amp.m = binomialCDFs(n, c)
+	}
+	kb.g = func(e float64) float64 { return amp.up(mech(e), dn(expLo(e)-1)) }
+	kb.gRev = func(e float64) float64 { return amp.up(mechRev(e), dn(expLo(e)-1)) }
+	return kb, "", nil
+}
+
 // dd is a double-double running sum s + c of float64 terms with err
 // bounding |exact sum - (s + c)|: s and e by TwoSum are exact, only c's
 // additions round (by at most u |c| each).
@@ -248,26 +312,38 @@ func (a *dd) add(x float64) {
 func (a *dd) lo() float64 { return dn(dn(a.s+a.c) - a.err) }
 func (a *dd) hi() float64 { return up(up(a.s+a.c) + a.err) }
 
-// checkDirection runs items 1 to 4 on one direction's PLD: the bound on
-// the composed delta at eps, or a rejection message.
-func checkDirection(ctx context.Context, d *certfile.PMF, h float64, steps int, eps, target float64, g, gRev func(float64) float64) (float64, string, error) {
+// part is one step kind's PLD in one direction after items 1 and 2: the
+// masses p on the losses (lo + j) h (an excess over 1 cut), the loss
+// shift, an upper bound on the infinity mass 1 - S_P plus the slack a
+// (the mixture's), and the kind's count.
+type part struct {
+	p     []float64
+	lo    int
+	shift float64
+	inf   float64
+	steps int
+}
+
+// checkDomination runs items 1 and 2 on one direction's PLD of one step
+// kind: the part, or a rejection message.
+func checkDomination(ctx context.Context, d *certfile.PMF, h float64, g, gRev func(float64) float64) (part, string, error) {
 	n := len(d.Probs)
 	p := make([]float64, n)
 	for i, s := range d.Probs {
 		v, err := strconv.ParseFloat(s, 64)
 		if err != nil || !(v >= 0) || math.IsInf(v, 1) {
-			return 0, "", fmt.Errorf("%w: mass %d is %q", ErrMalformed, i, s)
+			return part{}, "", fmt.Errorf("%w: mass %d is %q", ErrMalformed, i, s)
 		}
 		p[i] = v
 	}
 	infFile, err := strconv.ParseFloat(d.InfinityMass, 64)
 	if err != nil || !(infFile >= 0) {
-		return 0, "", fmt.Errorf("%w: infinity mass %q", ErrMalformed, d.InfinityMass)
+		return part{}, "", fmt.Errorf("%w: infinity mass %q", ErrMalformed, d.InfinityMass)
 	}
 	// Losses l_i = (Lo + i) h, enclosed.
 	loss := func(i int) fi { return pt64(float64(d.LowerLoss + i)).mul(pt64(h)) }
 	if lmax := loss(n - 1).hi; math.Abs(loss(0).lo) > 700 || lmax > 700 {
-		return 0, fmt.Sprintf("losses reach beyond |700| nats (%v to %v)", loss(0).lo, lmax), nil
+		return part{}, fmt.Sprintf("losses reach beyond |700| nats (%v to %v)", loss(0).lo, lmax), nil
 	}
 	// 1. Masses: prefix sums of p (double-double), suffix sums of p and of
 	// p e^-l (bounds of the terms from both sides).
@@ -278,7 +354,7 @@ func checkDirection(ctx context.Context, d *certfile.PMF, h float64, steps int, 
 	}
 	sp := pre[n]
 	if math.Abs(sp.hi()+infFile-1) > 1e-6 || math.Abs(sp.lo()+infFile-1) > 1e-6 {
-		return 0, fmt.Sprintf("the masses sum to %.17g and the infinity mass is %v: not 1", sp.hi(), infFile), nil
+		return part{}, fmt.Sprintf("the masses sum to %.17g and the infinity mass is %v: not 1", sp.hi(), infFile), nil
 	}
 	// A sum above 1 (the solver's rounding repairs add mass) is cut from
 	// the lowest losses: the profile at every grid point is unchanged
@@ -294,7 +370,7 @@ func checkDirection(ctx context.Context, d *certfile.PMF, h float64, steps int, 
 	infEff := oneMinus(sp) // the infinity mass used
 	for try := 0; infEff.lo() < 0; try++ {
 		if try == 4 {
-			return 0, fmt.Sprintf("the masses sum to %v, above 1", sp.hi()), nil
+			return part{}, fmt.Sprintf("the masses sum to %v, above 1", sp.hi()), nil
 		}
 		excess := up(up(-infEff.lo()) * (1 + 0x1p-40))
 		for j := 0; j < n && excess > 0; j++ {
@@ -326,7 +402,7 @@ func checkDirection(ctx context.Context, d *certfile.PMF, h float64, steps int, 
 	for i := range n {
 		if i%4096 == 0 {
 			if err := ctx.Err(); err != nil {
-				return 0, "", err
+				return part{}, "", err
 			}
 		}
 		l := loss(i)
@@ -360,58 +436,89 @@ func checkDirection(ctx context.Context, d *certfile.PMF, h float64, steps int, 
 		}
 	}
 	if slack > maxSlack {
-		return 0, fmt.Sprintf("the PLD does not dominate the step's profile: below it by %.3g (relative to 1 - f) at loss %v", slack, loss(where).lo), nil
+		return part{}, fmt.Sprintf("the PLD does not dominate the step's profile: below it by %.3g (relative to 1 - f) at loss %v", slack, loss(where).lo), nil
 	}
-	if m := int64(n-1)*int64(steps) + 1; m > maxFFT {
+	return part{p: p, lo: d.LowerLoss, shift: shift, inf: up(infEff.hi() + slack)}, "", nil
+}
+
+// composeParts runs items 3 and 4 on the step kinds' parts of one
+// direction: an upper bound on the composition's delta at eps, or a
+// rejection message. The composition of the kinds' mixtures has finite
+// masses prod_i (1 - a_i)^T_i times the convolution of the p_i^{*T_i}
+// (losses raised by sum_i T_i shift_i), and infinity mass 1 - prod_i ((1 -
+// a_i) S_i)^T_i <= sum_i T_i (1 - S_i + a_i).
+func composeParts(ctx context.Context, parts []part, h, eps float64) (float64, string, error) {
+	m, shift, infT := int64(1), 0.0, 0.0
+	for _, pt := range parts {
+		m += int64(len(pt.p)-1) * int64(pt.steps)
+		shift = up(shift + up(float64(pt.steps)*pt.shift))
+		infT = up(infT + up(float64(pt.steps)*pt.inf))
+	}
+	if m > maxFFT {
 		return 0, "", fmt.Errorf("%w: the composition has %d points (the checker's cap is %d)", ErrUnsupported, m, maxFFT)
 	}
-	// 3 and 4. The composition of the finite masses at eps - T shift.
-	x0 := dn(eps - up(float64(steps)*shift))
-	sum, err := composedDelta(ctx, p, d.LowerLoss, h, steps, x0)
+	// 3 and 4. The composition of the finite masses at eps - sum T shift.
+	x0 := dn(eps - shift)
+	sum, err := composedDeltaParts(ctx, parts, h, x0)
 	if err != nil {
 		if ctx.Err() != nil {
 			return 0, "", err
 		}
 		return 0, err.Error(), nil
 	}
-	infT := min(1, up(float64(steps)*up(infEff.hi()+slack)))
-	bound := up(sum + infT)
-	return min(1, bound), "", nil
+	return min(1, up(sum+min(1, infT))), "", nil
 }
 
 // composedDelta returns an upper bound on sum_l q(l) [1 - e^(x0 - l)]_+
 // for q the exact T-fold convolution of the masses p on the losses (lo +
-// j) h (items 3 and 4 of checkProfile).
+// j) h (items 3 and 4 of checkProfile): composedDeltaParts of one kind.
 func composedDelta(ctx context.Context, p []float64, lo int, h float64, steps int, x0 float64) (float64, error) {
-	n := len(p)
-	// 3. Composition of the finite masses, tilted: p_j e^(lambda l_j -
-	// nu) (rounded up), so that the tilted composition peaks near eps and
+	return composedDeltaParts(ctx, []part{{p: p, lo: lo, steps: steps}}, h, x0)
+}
+
+// composedDeltaParts returns an upper bound on sum_l q(l) [1 - e^(x0 -
+// l)]_+ for q the exact convolution of the parts' T_i-fold convolution
+// powers, part i's masses p_i on the losses (lo_i + j) h (its shift and
+// infinity mass are composeParts').
+func composedDeltaParts(ctx context.Context, parts []part, h, x0 float64) (float64, error) {
+	// 3. Composition of the finite masses, tilted: p_ij e^(lambda l_j -
+	// nu_i) (rounded up), so that the tilted composition peaks near eps and
 	// the transform's error, relative to its largest entries, is small
-	// there; untilting multiplies by e^-(lambda l - T nu), which falls
-	// above eps. Any lambda >= 0 and nu are valid; these are chosen (in
-	// plain float64) to center the tilted composition on eps.
-	lambda, nu := tilt(p, lo, h, x0/float64(steps))
-	pt := make([]float64, n)
-	for j, v := range p {
-		if v > 0 {
-			l := pt64(float64(lo + j)).mul(pt64(h))
-			ex := pt64(lambda).mul(l).sub(pt64(nu))
-			pt[j] = up(v * expHi(ex.hi))
+	// there; untilting multiplies by e^-(lambda l - sum_i T_i nu_i), which
+	// falls above eps. Any lambda >= 0 (one for all kinds: the tilt of a
+	// convolution is the convolution of the tilts) and nu_i are valid;
+	// these are chosen (in plain float64) to center the tilted composition
+	// on eps.
+	lambda, nus := tilt(parts, h, x0)
+	tilted := make([][]float64, len(parts))
+	steps := make([]int, len(parts))
+	lo := 0
+	var tnu fi
+	for i, pa := range parts {
+		pt := make([]float64, len(pa.p))
+		for j, v := range pa.p {
+			if v > 0 {
+				l := pt64(float64(pa.lo + j)).mul(pt64(h))
+				ex := pt64(lambda).mul(l).sub(pt64(nus[i]))
+				pt[j] = up(v * expHi(ex.hi))
+			}
 		}
+		tilted[i], steps[i] = pt, pa.steps
+		lo += pa.steps * pa.lo
+		tnu = tnu.add(pt64(float64(pa.steps)).mul(pt64(nus[i])))
 	}
 	if err := ctx.Err(); err != nil {
 		return 0, err
 	}
-	x, e2, err := convPower(pt, steps)
+	x, e2, err := convProduct(tilted, steps)
 	if err != nil {
 		return 0, err
 	}
 	// 4. The bound at x0: sum over l > x0 of (x_l + |err_l|)
-	// e^-(lambda l - T nu) w_l, the errors by Cauchy-Schwarz.
+	// e^-(lambda l - sum T_i nu_i) w_l, the errors by Cauchy-Schwarz.
 	sum, sq := 0.0, 0.0
-	tnu := pt64(float64(steps)).mul(pt64(nu))
 	for i, v := range x {
-		l := pt64(float64(steps*lo + i)).mul(pt64(h))
+		l := pt64(float64(lo + i)).mul(pt64(h))
 		if l.hi <= x0 {
 			continue
 		}
@@ -423,20 +530,26 @@ func composedDelta(ctx context.Context, p []float64, lo int, h float64, steps in
 	return up(sum + up(e2*up(math.Sqrt(sq)))), nil
 }
 
-// tilt returns lambda in [0, lambdaMax] with the mean of the tilted step
-// p_j e^(lambda l_j) / M at least about m (bisection; 0 when the untilted
-// mean already is), and nu = log M, the normalizer (both plain float64:
-// the bounds hold for any values).
-func tilt(p []float64, lo int, h, m float64) (lambda, nu float64) {
+// tilt returns lambda in [0, lambdaMax] with the mean of the tilted
+// composition, sum_i T_i times the mean of part i's tilted step p_ij
+// e^(lambda l_j) / M_i, at least about x0 (bisection; 0 when the untilted
+// mean already is), and nu_i = log M_i, the normalizers (all plain
+// float64: the bounds hold for any values).
+func tilt(parts []part, h, x0 float64) (lambda float64, nus []float64) {
 	top := 0.0
-	for j := range p {
-		top = max(top, math.Abs(float64(lo+j)*h))
+	total := 0
+	for _, pa := range parts {
+		for j := range pa.p {
+			top = max(top, math.Abs(float64(pa.lo+j)*h))
+		}
+		total += pa.steps
 	}
+	m := x0 / float64(total)
 	lambdaMax := 50.0
 	if top > 0 {
 		lambdaMax = min(lambdaMax, 600/top)
 	}
-	mean := func(lam float64) (float64, float64) {
+	meanOf := func(p []float64, lo int, lam float64) (float64, float64) {
 		mx := math.Inf(-1)
 		for j, v := range p {
 			if v > 0 {
@@ -454,6 +567,20 @@ func tilt(p []float64, lo int, h, m float64) (lambda, nu float64) {
 		}
 		return sl / s, mx + math.Log(s)
 	}
+	// mean is the tilted composition's mean per step (the single kind's
+	// own mean), and the normalizers.
+	mean := func(lam float64) (float64, []float64) {
+		mu, nus := 0.0, make([]float64, len(parts))
+		for i, pa := range parts {
+			mi, ni := meanOf(pa.p, pa.lo, lam)
+			nus[i] = ni
+			if len(parts) == 1 {
+				return mi, nus
+			}
+			mu += float64(pa.steps) * mi
+		}
+		return mu / float64(total), nus
+	}
 	if mu, n0 := mean(0); mu >= m {
 		return 0, n0
 	}
@@ -466,6 +593,6 @@ func tilt(p []float64, lo int, h, m float64) (lambda, nu float64) {
 			b = c
 		}
 	}
-	_, nu = mean(b)
-	return b, nu
+	_, nus = mean(b)
+	return b, nus
 }

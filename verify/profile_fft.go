@@ -171,22 +171,47 @@ func norms(x []float64) (n1, n2 float64) {
 
 // convPower returns the computed T-fold convolution power of a >= 0
 // (length (len a - 1) T + 1), clamped at 0, and an upper bound on the
-// 2-norm of its difference from the exact power, by one transform, the
-// pointwise power and one inverse transform (L >= the result's length: no
-// wrap). With A = F a, A^ its computed transform (||A^ - A||_2 <= kappa
-// sqrt(L) ||a||_2), R >= max_k max(|A_k|, |A^_k|) (|A_k| <= ||a||_1) and
-// G = R^(T-1): |A^_k^T - A_k^T| <= T G |A^_k - A_k|; the power by m <=
-// 2 log2 T complex products is within rho = (1 + sqrt2 gamma_2)^m - 1 of
-// A^_k^T, relatively. So the computed P has ||P - A^T||_2 <= Delta = G
-// sqrt(L) ||a||_2 (T kappa + rho (1 + kappa)), ||A^T||_2 <= G sqrt(L)
-// ||a||_2, and after the inverse transform (kappa sqrt(L) ||P||_2) and the
-// exact division by L
+// 2-norm of its difference from the exact power: convProduct of one kind.
+func convPower(a []float64, steps int) ([]float64, float64, error) {
+	return convProduct([][]float64{a}, []int{steps})
+}
+
+// convProduct returns the computed convolution of the T_i-fold
+// convolution powers of the arrays a_i >= 0 (length sum_i (len a_i - 1)
+// T_i + 1), clamped at 0, and an upper bound on the 2-norm of its
+// difference from the exact one, by one transform of each a_i, the
+// pointwise product of their T_i-th powers and one inverse transform (L
+// >= the result's length: no wrap).
 //
-//	||c^ - a^{*T}||_2 <= G ||a||_2 ((1 + kappa)(T kappa + rho (1 + kappa)) + kappa) + tiny.
+// With A_i = F a_i, A^_i its computed transform (||A^_i - A_i||_2 <=
+// kappa sqrt(L) ||a_i||_2), R_i >= max_k max(|A_ik|, |A^_ik|) (|A_ik| <=
+// ||a_i||_1), G = prod_j R_j^T_j and G_i = G / R_i: by telescoping over
+// the kinds, |prod_i A^_ik^T_i - prod_i A_ik^T_i| <= sum_i G_i T_i |A^_ik
+// - A_ik|, so ||prod A^^T - prod A^T||_2 <= sqrt(L) kappa sum_i T_i G_i
+// ||a_i||_2. The powers by binary powering and the product of the kinds
+// take at most m complex products on any point (the most a power takes,
+// summed over the kinds, plus one per further kind), so the computed P is
+// within rho = (1 + sqrt2 gamma_2)^m - 1 of prod_i A^_ik^T_i, relatively;
+// and |prod_i A^_ik^T_i| <= G_i |A^_ik| for every i, so with M = min_i
+// G_i ||a_i||_2, ||prod A^^T||_2 <= (1 + kappa) sqrt(L) M and ||prod
+// A^T||_2 <= sqrt(L) M. Hence ||P - prod A^T||_2 <= Delta = sqrt(L)
+// (kappa sum_i T_i G_i ||a_i||_2 + rho (1 + kappa) M), and after the
+// inverse transform (kappa sqrt(L) ||P||_2 <= kappa sqrt(L) (sqrt(L) M +
+// Delta)) and the exact division by L
+//
+//	||c^ - c||_2 <= (1 + kappa)(kappa sum_i T_i G_i ||a_i||_2 + rho (1 + kappa) M) + kappa M + tiny max(1, G).
+//
+// One kind (G_1 = R^(T-1)): G_1 ||a||_2 ((1 + kappa)(T kappa + rho (1 +
+// kappa)) + kappa), the bound of the T-fold power alone. tiny (the
+// package doc above) is scaled by G, the most an underflow's error is
+// multiplied by in the products.
 //
 // Errors: a transform longer than maxFFT.
-func convPower(a []float64, steps int) ([]float64, float64, error) {
-	n := int64(len(a)-1)*int64(steps) + 1
+func convProduct(as [][]float64, steps []int) ([]float64, float64, error) {
+	n := int64(1)
+	for i, a := range as {
+		n += int64(len(a)-1) * int64(steps[i])
+	}
 	L := 2
 	for int64(L) < n {
 		L <<= 1
@@ -196,42 +221,46 @@ func convPower(a []float64, steps int) ([]float64, float64, error) {
 	}
 	k := bits.Len(uint(L)) - 1
 	wr, wi := twiddles(L)
-	xr, xi := make([]float64, L), make([]float64, L)
-	copy(xr, a)
-	fft(xr, xi, wr, wi, false)
-	a1, a2 := norms(a)
-	R := a1
-	mults := 0
-	for i := range L {
-		m := up(math.Sqrt(up(up(xr[i]*xr[i]) + up(xi[i]*xi[i]))))
-		R = max(R, m)
-		// z^T by binary powering, every product rounded (no fusion).
-		br, bi := xr[i], xi[i]
-		pr, pi := 1.0, 0.0
-		first := true
+	accR, accI := make([]float64, L), make([]float64, L) // the product so far
+	var sr, si []float64                                 // scratch for the kinds after the first
+	if len(as) > 1 {
+		sr, si = make([]float64, L), make([]float64, L)
+	}
+	Rs := make([]float64, len(as))
+	a2s := make([]float64, len(as))
+	mults := len(as) - 1
+	for c, a := range as {
+		xr, xi := accR, accI
+		if c > 0 {
+			xr, xi = sr, si
+			clear(xr)
+			clear(xi)
+		}
+		copy(xr, a)
+		fft(xr, xi, wr, wi, false)
+		a1, a2 := norms(a)
+		R := a1
 		cnt := 0
-		for t := steps; t > 0; t >>= 1 {
-			if t&1 == 1 {
-				if first {
-					pr, pi, first = br, bi, false
-				} else {
-					pr, pi = float64(pr*br)-float64(pi*bi), float64(pr*bi)+float64(pi*br)
-					cnt++
-				}
-			}
-			if t > 1 {
-				br, bi = float64(br*br)-float64(bi*bi), float64(br*bi)+float64(bi*br)
-				cnt++
+		for i := range L {
+			m := up(math.Sqrt(up(up(xr[i]*xr[i]) + up(xi[i]*xi[i]))))
+			R = max(R, m)
+			var pr, pi float64
+			pr, pi, cnt = cpow(xr[i], xi[i], steps[c])
+			if c == 0 {
+				accR[i], accI[i] = pr, pi
+			} else {
+				ar, ai := accR[i], accI[i]
+				accR[i], accI[i] = float64(ar*pr)-float64(ai*pi), float64(ar*pi)+float64(ai*pr)
 			}
 		}
-		mults = max(mults, cnt)
-		xr[i], xi[i] = pr, pi
+		mults += cnt
+		Rs[c], a2s[c] = R, a2
 	}
-	fft(xr, xi, wr, wi, true)
+	fft(accR, accI, wr, wi, true)
 	out := make([]float64, n)
 	inv := 1 / float64(L) // exact
 	for i := range out {
-		out[i] = max(0, xr[i]*inv)
+		out[i] = max(0, accR[i]*inv)
 	}
 	kappa := fftKappa(k)
 	s2 := up(math.Sqrt2 * (1 + u53))
@@ -240,14 +269,57 @@ func convPower(a []float64, steps int) ([]float64, float64, error) {
 		rho = up(rho * up(1+up(s2*gamma2)))
 	}
 	rho = up(rho - 1)
+	// G_i = R_i^(T_i - 1) prod_{j != i} R_j^T_j, from above.
+	pow := func(r float64, t int) float64 {
+		g := 1.0
+		for range t {
+			g = up(g * r)
+		}
+		return g
+	}
 	G := 1.0
-	for range steps - 1 {
-		G = up(G * R)
-		if math.IsInf(G, 1) {
-			return nil, 0, fmt.Errorf("the tilted step's transform exceeds 1 too much to raise it to the power %d", steps)
+	for c := range as {
+		G = up(G * pow(Rs[c], steps[c]))
+	}
+	sumT, M := 0.0, math.Inf(1)
+	for c := range as {
+		Gc := pow(Rs[c], steps[c]-1)
+		for j := range as {
+			if j != c {
+				Gc = up(Gc * pow(Rs[j], steps[j]))
+			}
+		}
+		if math.IsInf(Gc, 1) {
+			return nil, 0, fmt.Errorf("the tilted step's transform exceeds 1 too much to raise it to the power %d", steps[c])
+		}
+		ga := up(Gc * a2s[c])
+		sumT = up(sumT + up(float64(steps[c])*ga))
+		M = min(M, ga)
+	}
+	inner := up(up(kappa*sumT) + up(rho*up(up(1+kappa)*M)))
+	e := up(up(up(1+kappa)*inner) + up(kappa*M))
+	return out, up(e + up(0x1p-900*max(1, G))), nil
+}
+
+// cpow returns z^t by binary powering, every product rounded (no fusion),
+// and the number of complex products it took.
+func cpow(zr, zi float64, t int) (pr, pi float64, cnt int) {
+	br, bi := zr, zi
+	pr, pi = 1.0, 0.0
+	first := true
+	for ; t > 0; t >>= 1 {
+		if t&1 == 1 {
+			if first {
+				pr, pi, first = br, bi, false
+			} else {
+				pr, pi = float64(pr*br)-float64(pi*bi), float64(pr*bi)+float64(pi*br)
+				cnt++
+			}
+		}
+		if t > 1 {
+			br, bi = float64(br*br)-float64(bi*bi), float64(br*bi)+float64(bi*br)
+			cnt++
 		}
 	}
-	t := up(up(float64(steps)*kappa) + up(rho*up(1+kappa)))
-	e := up(G * up(a2*up(up(up(1+kappa)*t)+kappa)))
-	return out, up(e + 0x1p-900), nil
+	return pr, pi, cnt
 }

@@ -588,10 +588,13 @@ func TestBrowser(t *testing.T) {
 					t.Errorf("%s %s: page shows %q, bernamp compose %v", tc.mech, col, page[col], want[0][col])
 				}
 			}
-			var sum [2]string
-			s.eval(`['compose-eps-lower', 'compose-eps-upper'].map(id => document.getElementById(id).textContent)`, &sum)
-			if sum[0] != page["eps_lower"] || sum[1] != page["eps_upper"] {
-				t.Errorf("%s: summary [%s, %s], table [%s, %s]", tc.mech, sum[0], sum[1], page["eps_lower"], page["eps_upper"])
+			if page["check"] != "verified" || want[0]["check"] != "verified" {
+				t.Errorf("%s check: page shows %q, bernamp compose %v; want verified", tc.mech, page["check"], want[0]["check"])
+			}
+			var sum [3]string
+			s.eval(`['compose-eps-lower', 'compose-eps-upper', 'compose-check'].map(id => document.getElementById(id).textContent)`, &sum)
+			if sum[0] != page["eps_lower"] || sum[1] != page["eps_upper"] || sum[2] != page["check"] {
+				t.Errorf("%s: summary [%s, %s] check %s, table [%s, %s] check %s", tc.mech, sum[0], sum[1], sum[2], page["eps_lower"], page["eps_upper"], page["check"])
 			}
 			t.Logf("%s (rdp route %v): page %.2f s, bernamp compose --workers 1 %.2f s", tc.mech, tc.rdp, ms/1000, native.Seconds())
 		}

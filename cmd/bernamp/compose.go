@@ -474,13 +474,16 @@ func joinOr(list []string) string {
 
 // runComposePlan answers the heterogeneous composition of --plan: one row.
 func runComposePlan(ctx context.Context, co composeOptions, set map[string]bool, o options, stdout io.Writer) error {
-	for _, name := range []string{"mechanism", "sigma", "sensitivity", "b", "q", "p-true", "noise-parameter", "in", "d", "k", "c", "steps", "single-pair", "emit-pld", "certificate-out"} {
+	for _, name := range []string{"mechanism", "sigma", "sensitivity", "b", "q", "p-true", "noise-parameter", "in", "d", "k", "c", "steps", "single-pair", "emit-pld"} {
 		if set[name] {
 			return usagef("--%s: not with --plan (the plan gives each step's mechanism, d, k, c and count)", name)
 		}
 	}
 	if err := co.checkQuestion(set); err != nil {
 		return err
+	}
+	if co.certOut != "" && co.noCheck {
+		return usagef("--certificate-out: not with --no-check (the certificate is written where it is checked)")
 	}
 	if err := checkInputSize("--plan", co.plan, co.maxMem); err != nil {
 		return err
@@ -490,13 +493,13 @@ func runComposePlan(ctx context.Context, co composeOptions, set map[string]bool,
 		return usagef("--plan: %v", err)
 	}
 	defer f.Close()
-	plan, err := pld.ReadPlan(f, filepath.Dir(co.plan))
+	plan, steps, err := pld.ReadPlanSteps(f, filepath.Dir(co.plan))
 	if err != nil {
 		return usagef("--plan: %s: %s", co.plan, bare(err))
 	}
 	opt := pld.DefaultOptions()
 	opt.H, opt.Workers = co.disc, o.workers
-	c, err := accountant.ComposePlan(ctx, plan, co.delta, co.eps, opt, co.noAmp)
+	c, err := accountant.ComposePlan(ctx, plan, accountant.PlanKinds(steps), co.delta, co.eps, opt, co.noAmp, !co.noCheck)
 	if err != nil {
 		return err
 	}
@@ -512,10 +515,12 @@ func runComposePlan(ctx context.Context, co composeOptions, set map[string]bool,
 	if o.noTiming {
 		r.CheckSeconds = 0
 	}
-	if co.noCheck {
-		r.Check, r.CheckFailure = bernamp.CheckOff, ""
-	}
 	r.Discretization = c.H
+	if co.certOut != "" && c.Certificate != nil {
+		if _, err := c.Certificate.WriteDir(co.certOut); err != nil {
+			return err
+		}
+	}
 	return writeComposeRows(stdout, co.format, []*composeRow{r})
 }
 

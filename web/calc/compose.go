@@ -171,6 +171,7 @@ type composeJob struct {
 	profile pld.Profile
 	curve   *rdp.Curve
 	kernel  accountant.Kernel
+	source  accountant.Source // the mechanism named for eps_upper's profile certificate
 }
 
 // job validates the plan's values after parsing, in the order and with the
@@ -263,6 +264,7 @@ func (pl *ComposePlan) check(bad FieldErrors) (composeJob, error) {
 	case "gaussian":
 		if sigma, ok := need("sigma", pl.Sigma); ok && sensOK {
 			job.profile, err = pld.Gaussian(pl.Sensitivity, sigma)
+			job.source = accountant.Source{Kind: "gaussian", Sensitivity: pl.Sensitivity, Sigma: sigma}
 			if err == nil {
 				curve, err = rdp.Gaussian(sigma/pl.Sensitivity, nil)
 				job.curve = &curve
@@ -274,6 +276,7 @@ func (pl *ComposePlan) check(bad FieldErrors) (composeJob, error) {
 	case "laplace":
 		if b, ok := need("b", pl.B); ok && sensOK {
 			job.profile, err = pld.Laplace(pl.Sensitivity, b)
+			job.source = accountant.Source{Kind: "laplace", Sensitivity: pl.Sensitivity, B: b}
 			if err == nil {
 				curve, err = rdp.Laplace(b/pl.Sensitivity, nil)
 				job.curve = &curve
@@ -296,6 +299,7 @@ func (pl *ComposePlan) check(bad FieldErrors) (composeJob, error) {
 				break
 			}
 			job.curve = &curve
+			job.source = accountant.Source{Kind: "rr", PT: p}
 			if job.profile, err = pld.RandomizedResponse(p); err != nil {
 				add(composeFieldErr("p-true", "--p-true: %s", bare(err)))
 			}
@@ -312,6 +316,7 @@ func (pl *ComposePlan) check(bad FieldErrors) (composeJob, error) {
 			qOK = false
 		}
 		if ok && qOK && sensOK {
+			job.source = accountant.Source{Kind: "subsampled-gaussian", Sensitivity: pl.Sensitivity, Sigma: sigma, Q: *pl.Q}
 			if job.profile, err = pld.SubsampledGaussian(pl.Sensitivity, sigma, *pl.Q); err != nil {
 				add(composeFieldErr("sigma", "--mechanism %s: %s", pl.Mechanism, bare(err)))
 			}
@@ -341,15 +346,22 @@ type ComposeRow struct {
 	Infinite  []string `json:"infinite,omitempty"`
 	// RDPRoute is "computed", "off" (not asked for) or "none" (the
 	// mechanism has no RDP curve here: the subsampled Gaussian).
-	RDPRoute       string  `json:"rdp_route"`
+	RDPRoute string `json:"rdp_route"`
+	// Check is what the independent checker said of eps_upper's profile
+	// certificate, as bernamp compose's check column: verified, rejected
+	// (eps_upper is then not certified; CheckFailure says why) or none
+	// (not covered: an infinite eps_upper, or past the checker's caps).
+	Check          string  `json:"check"`
+	CheckFailure   string  `json:"check_failure,omitempty"`
 	Discretization float64 `json:"discretization"`
 	Seconds        float64 `json:"seconds"`       // of eps_upper and eps_lower (ComposeClaim's), rounded to 1e-4 s
-	TotalSeconds   float64 `json:"total_seconds"` // the whole call, the RDP route included
+	TotalSeconds   float64 `json:"total_seconds"` // the whole call, the check and the RDP route included
 }
 
 // SolveCompose answers pl with accountant.ComposeClaim as bernamp compose
 // does: the pld defaults with the plan's discretization, the unamplified
-// PLD, and when asked (and the mechanism has an RDP curve) the RDP route
+// PLD, eps_upper's profile certificate checked by the independent checker
+// (Routes.Check, the CLI's default), and when asked (and the mechanism has an RDP curve) the RDP route
 // with the CLI's conversion (Balle et al. 2020) and time limit per order
 // (ComposeRDPTimeout). The plan is validated again.
 func SolveCompose(ctx context.Context, pl ComposePlan) (ComposeRow, error) {
@@ -360,7 +372,7 @@ func SolveCompose(ctx context.Context, pl ComposePlan) (ComposeRow, error) {
 	start := time.Now()
 	opt := pld.DefaultOptions()
 	opt.H, opt.Workers = pl.Discretization, 1
-	routes := accountant.Routes{Conversion: rdp.Balle2020, NoAmp: true, Workers: 1,
+	routes := accountant.Routes{Conversion: rdp.Balle2020, NoAmp: true, Workers: 1, Check: true,
 		Settings: &bernamp.Settings{Timeout: ComposeRDPTimeout, Workers: 1, Check: true}}
 	row := ComposeRow{Mechanism: pl.Mechanism, D: pl.D, K: pl.K, C: pl.C, Steps: pl.Steps, Delta: pl.Delta,
 		Discretization: pl.Discretization, RDPRoute: "off"}
@@ -371,7 +383,7 @@ func SolveCompose(ctx context.Context, pl ComposePlan) (ComposeRow, error) {
 		routes.Curve = job.curve
 		row.RDPRoute = "computed"
 	}
-	q := accountant.Composition{Mechanism: job.profile, Kernel: job.kernel, Steps: pl.Steps, Delta: pl.Delta}
+	q := accountant.Composition{Mechanism: job.profile, Kernel: job.kernel, Steps: pl.Steps, Delta: pl.Delta, Source: job.source}
 	c, err := accountant.ComposeClaim(ctx, q, opt, routes, nil)
 	if err != nil {
 		return ComposeRow{}, err
@@ -391,6 +403,10 @@ func SolveCompose(ctx context.Context, pl ComposePlan) (ComposeRow, error) {
 	row.EpsUpper = val("eps_upper", c.Upper)
 	row.EpsRDP = val("eps_rdp", c.RDP)
 	row.EpsNoAmp = val("eps_unamplified", c.NoAmp)
+	row.Check = c.Check.Status
+	if c.Check.Status != bernamp.CheckVerified {
+		row.CheckFailure = c.Check.Failure
+	}
 	row.Seconds = math.Round(c.Seconds*1e4) / 1e4
 	row.TotalSeconds = math.Round(time.Since(start).Seconds()*1e4) / 1e4
 	return row, nil

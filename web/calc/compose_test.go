@@ -98,15 +98,17 @@ func TestComposeJSON(t *testing.T) {
 		form    ComposeForm
 		profile func() (pld.Profile, error)
 		curve   func() (rdp.Curve, error)
+		source  accountant.Source // as bernamp compose names the mechanism
 	}{
 		{ComposeForm{Mechanism: "gaussian", Sigma: "2", D: "1", K: "1", C: "0.1", Steps: "100", RDP: true},
-			func() (pld.Profile, error) { return pld.Gaussian(1, 2) }, func() (rdp.Curve, error) { return rdp.Gaussian(2, nil) }},
+			func() (pld.Profile, error) { return pld.Gaussian(1, 2) }, func() (rdp.Curve, error) { return rdp.Gaussian(2, nil) },
+			accountant.Source{Kind: "gaussian", Sensitivity: 1, Sigma: 2}},
 		{ComposeForm{Mechanism: "laplace", B: "1", Sensitivity: "0.5", D: "2", K: "2", C: "0.2", Steps: "20", Delta: "1e-6"},
-			func() (pld.Profile, error) { return pld.Laplace(0.5, 1) }, nil},
+			func() (pld.Profile, error) { return pld.Laplace(0.5, 1) }, nil, accountant.Source{Kind: "laplace", Sensitivity: 0.5, B: 1}},
 		{ComposeForm{Mechanism: "rr", PTrue: "0.8", D: "1", K: "3", C: "0.05", Steps: "10", Discretization: "1e-2"},
-			func() (pld.Profile, error) { return pld.RandomizedResponse(0.8) }, nil},
+			func() (pld.Profile, error) { return pld.RandomizedResponse(0.8) }, nil, accountant.Source{Kind: "rr", PT: 0.8}},
 		{ComposeForm{Mechanism: "subsampled-gaussian", Sigma: "1", Q: "0.05", D: "1", K: "1", C: "0.1", Steps: "50", RDP: true},
-			func() (pld.Profile, error) { return pld.SubsampledGaussian(1, 1, 0.05) }, nil},
+			func() (pld.Profile, error) { return pld.SubsampledGaussian(1, 1, 0.05) }, nil, accountant.Source{Kind: "subsampled-gaussian", Sensitivity: 1, Sigma: 1, Q: 0.05}},
 	} {
 		form, _ := json.Marshal(tc.form)
 		var pa ParseComposeAnswer
@@ -131,7 +133,9 @@ func TestComposeJSON(t *testing.T) {
 		}
 		opt := pld.DefaultOptions()
 		opt.H = pa.Plan.Discretization
-		routes := accountant.Routes{Conversion: rdp.Balle2020, NoAmp: true, Settings: &bernamp.Settings{Timeout: 5 * time.Second, Workers: 1}}
+		// eps_upper's certificate checked, as bernamp compose does by
+		// default.
+		routes := accountant.Routes{Conversion: rdp.Balle2020, NoAmp: true, Check: true, Settings: &bernamp.Settings{Timeout: 5 * time.Second, Workers: 1}}
 		wantRoute := "off"
 		switch {
 		case tc.form.Mechanism == "subsampled-gaussian":
@@ -143,7 +147,7 @@ func TestComposeJSON(t *testing.T) {
 			}
 			routes.Curve, wantRoute = &c, "computed"
 		}
-		q := accountant.Composition{Mechanism: prof, Kernel: accountant.Kernel{D: pa.Plan.D, K: pa.Plan.K, C: pa.Plan.C}, Steps: pa.Plan.Steps, Delta: pa.Plan.Delta}
+		q := accountant.Composition{Mechanism: prof, Kernel: accountant.Kernel{D: pa.Plan.D, K: pa.Plan.K, C: pa.Plan.C}, Steps: pa.Plan.Steps, Delta: pa.Plan.Delta, Source: tc.source}
 		want, err := accountant.ComposeClaim(context.Background(), q, opt, routes, nil)
 		if err != nil {
 			t.Fatal(err)
@@ -163,6 +167,9 @@ func TestComposeJSON(t *testing.T) {
 		same("eps_lower", r.EpsLower, want.Lower)
 		same("eps_rdp", r.EpsRDP, want.RDP)
 		same("eps_unamplified", r.EpsNoAmp, want.NoAmp)
+		if r.Check != bernamp.CheckVerified || want.Check.Status != bernamp.CheckVerified || r.CheckFailure != "" {
+			t.Errorf("%s: check %q (%s), ComposeClaim's %q; want verified", tc.form.Mechanism, r.Check, r.CheckFailure, want.Check.Status)
+		}
 		if r.RDPRoute != wantRoute || len(r.Infinite) != 0 {
 			t.Errorf("%s: rdp_route %q infinite %v, want %q and none", tc.form.Mechanism, r.RDPRoute, r.Infinite, wantRoute)
 		}
@@ -192,6 +199,9 @@ func TestComposeNoInf(t *testing.T) {
 	}
 	if r := ca.Row; r.EpsUpper != nil || r.EpsNoAmp != nil || r.EpsLower == nil || strings.Join(r.Infinite, ",") != "eps_upper,eps_unamplified" {
 		t.Errorf("row %+v, want eps_upper and eps_unamplified infinite (null), eps_lower finite", r)
+	}
+	if r := ca.Row; r.Check != bernamp.CheckNone {
+		t.Errorf("check %q, want none (no certificate for an infinite eps_upper)", r.Check)
 	}
 	for _, bad := range []string{
 		`{"mechanism": "gaussian", "sigma": 2, "sensitivity": 1, "d": 1, "k": 1, "c": 0.7, "steps": 1, "delta": 1e-5, "discretization": 1e-3}`,

@@ -448,7 +448,15 @@ function describe(p) {
   return p.mechanism;
 }
 
-const COMPOSE_COLS = ['mechanism', 'd', 'k', 'c', 'steps', 'delta', 'discretization', 'eps_lower', 'eps_upper', 'eps_rdp', 'eps_unamplified', 'seconds'];
+const COMPOSE_COLS = ['mechanism', 'd', 'k', 'c', 'steps', 'delta', 'discretization', 'eps_lower', 'eps_upper', 'eps_rdp', 'eps_unamplified', 'check', 'seconds'];
+
+// What the independent checker said of eps_upper's profile certificate
+// (bernamp compose's check column).
+const CHECK_MEANING = {
+  verified: 'the independent checker re-proved ε_upper from its profile certificate (bernamp verify).',
+  rejected: 'the independent checker did not accept ε_upper’s certificate: ε_upper is not certified',
+  none: 'ε_upper has no certificate the checker covers: not checked.',
+};
 
 // composeValue writes a value of a compose row: null is never shown as
 // NaN or Infinity but says why there is no number.
@@ -485,8 +493,13 @@ function showComposeSummary(r) {
   const inf = (col) => (r.infinite || []).includes(col);
   box.appendChild(el('div', {}, r.eps_upper === null
     ? (inf('eps_upper') ? `No finite ε at δ = ${r.delta}: the composed PLD puts more than δ at infinity (its tails are cut at 10⁻¹⁵ per composition); ask for a larger δ.` : '')
-    : `Claim (${r.eps_upper}, ${r.delta})-DP for the ${r.steps} releases (the exact amplified profile composed, pessimistic PLD); ` +
+    : `${r.check === 'verified' ? 'Claim' : 'Not certified:'} (${r.eps_upper}, ${r.delta})-DP for the ${r.steps} releases (the exact amplified profile composed, pessimistic PLD); ` +
       (r.eps_lower === null ? 'no lower bound (the mechanism has no known dominating pair).' : 'the exact ε is at least ε_lower (one real mechanism composed).')));
+  const chk = el('div', {});
+  chk.append('check: ');
+  chk.appendChild(el('span', { id: 'compose-check', class: 'status ' + r.check }, r.check));
+  chk.append(' — ' + (CHECK_MEANING[r.check] || '') + (r.check_failure ? ` (${r.check_failure})` : ''));
+  box.appendChild(chk);
   const rdp = el('div', {});
   rdp.append('RDP route (the RDP curve amplified order by order, composed, converted by Balle et al. 2020): ');
   rdp.appendChild(num('compose-eps-rdp', 'eps_rdp'));
