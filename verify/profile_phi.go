@@ -116,25 +116,12 @@ func gaussianUp(mu fi, eps float64) float64 {
 // c^j (1-c)^(n-j) enclosed in big.Float interval arithmetic (C(n, j)
 // exact), summed, rounded outward to float64.
 func binomialCDFs(n int, c *big.Rat) (M, m []float64) {
-	one := constIval(1)
-	cc := ratIval(c)
-	cb := one.sub(cc)
-	cp, cbp := make([]ival, n+1), make([]ival, n+1)
-	cp[0], cbp[0] = one, one
-	for i := 1; i <= n; i++ {
-		cp[i], cbp[i] = cp[i-1].mul(cc), cbp[i-1].mul(cb)
-	}
+	// P(Bin(n, 1-c) = j) is P(Bin(n, c) = n - j).
+	w := groupWeights(n, c)
 	M, m = make([]float64, n+1), make([]float64, n+1)
-	binom := big.NewInt(1)
 	sM, sm := constIval(0), constIval(0)
 	for j := 0; j <= n; j++ {
-		if j > 0 {
-			binom.Mul(binom, big.NewInt(int64(n-j+1)))
-			binom.Quo(binom, big.NewInt(int64(j)))
-		}
-		b := intIval(binom)
-		sM = sM.add(b.mul(cp[j]).mul(cbp[n-j]))
-		sm = sm.add(b.mul(cbp[j]).mul(cp[n-j]))
+		sM, sm = sM.add(w[j]), sm.add(w[n-j])
 		M[j] = min(1, floatUp(sM.hi))
 		m[j] = max(0, floatDown(sm.lo))
 	}
