@@ -27,7 +27,9 @@ type Source struct {
 // 2, c 0.1, T 100: 1.000000002e-5 at delta 1e-5). The claim printed and
 // certified is therefore the solver's raised by the margin below, so that
 // the checked number is the printed one: eps (1 + 1e-7) + 1e-9 at a delta,
-// or delta (1 + 1e-6) + T 2^-48 at an eps.
+// or delta (1 + 1e-6) + T 2^-48 at an eps. The margin is part of the
+// claim whether or not the checker runs (Compose, ComposePlan), so that
+// --no-check prints the same number, on the same side of the truth.
 const (
 	epsMarginRel   = 1e-7
 	epsMarginAbs   = 1e-9
@@ -71,16 +73,15 @@ func PlanKinds(plan []pld.PlanStep) []PlanKind {
 	return out
 }
 
-// certifyProfile sets c.Upper to the claim with its margin, writes the
-// profile certificate of the composition (one step kind: q's) into
+// certifyProfile writes the profile certificate of the composition (one step kind: q's) into
 // c.Certificate and has the independent checker check it (c.Check), as
 // certifyPlan.
 func certifyProfile(ctx context.Context, q Composition, acc *pld.Account, c *Claim) {
 	certifyPlan(ctx, []PlanKind{{D: q.Kernel.D, K: q.Kernel.K, C: q.Kernel.C, Source: q.Source, Steps: q.Steps}}, q.Delta, q.Eps, acc, c)
 }
 
-// certifyPlan sets c.Upper to the claim with its margin (the steps of
-// every kind counted), writes the profile certificate of the composition
+// certifyPlan writes the profile certificate of c.Upper (already with its
+// margin, withMargin) for the composition
 // of the kinds (acc's step kinds, in order, on its one grid) into
 // c.Certificate and has the independent checker check it (c.Check). A
 // kind whose mechanism the checker does not cover, or an infinite claim,
@@ -90,11 +91,6 @@ func certifyProfile(ctx context.Context, q Composition, acc *pld.Account, c *Cla
 // call it certified).
 func certifyPlan(ctx context.Context, kinds []PlanKind, delta, eps float64, acc *pld.Account, c *Claim) {
 	byDelta := delta > 0
-	total := 0
-	for _, k := range kinds {
-		total += k.Steps
-	}
-	c.Upper = withMargin(c.Upper, byDelta, total)
 	if math.IsInf(c.Upper, 0) || math.IsNaN(c.Upper) {
 		c.Check = bernamp.Check{Status: bernamp.CheckNone}
 		return

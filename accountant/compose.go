@@ -44,7 +44,7 @@ type Routes struct {
 	SinglePair float64
 	// Check writes the profile certificate of Upper (Claim.Certificate,
 	// certfile.KindProfile) and has the independent checker check it
-	// (Claim.Check); Upper then carries the checker's margin (withMargin).
+	// (Claim.Check). Upper carries the checker's margin (withMargin) either way.
 	Check bool
 }
 
@@ -104,6 +104,7 @@ func ComposeClaim(ctx context.Context, q Composition, opt pld.Options, r Routes,
 	if c.Upper, c.Lower, err = answer(ctx, acc, q.Delta, q.Eps, !r.NoLower); err != nil {
 		return Claim{}, err
 	}
+	c.Upper = withMargin(c.Upper, byDelta, q.Steps)
 	c.Seconds = time.Since(start).Seconds()
 	c.Check.Status = bernamp.CheckOff
 	if r.Check {
@@ -230,6 +231,7 @@ func ComposePlan(ctx context.Context, plan []pld.Step, kinds []PlanKind, delta, 
 	if c.Upper, c.Lower, err = answer(ctx, acc, delta, eps, true); err != nil {
 		return Claim{}, err
 	}
+	c.Upper = withMargin(c.Upper, delta > 0, total)
 	c.Seconds = time.Since(start).Seconds()
 	c.Check.Status = bernamp.CheckOff
 	switch {
