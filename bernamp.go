@@ -211,8 +211,12 @@ type Search struct {
 type Settings struct {
 	// Tol is the certified gap in nats; 0 means 1e-9.
 	Tol float64
-	// Timeout bounds the solve of one point; 0 means no limit. A solve cut
-	// short keeps the best proved bound and says so in Search.Complete.
+	// Timeout bounds the solve of one point and, separately, the
+	// independent check of its pieces certificate (Check), so that a point
+	// takes at most about twice Timeout; 0 means no limit. A solve cut
+	// short keeps the best proved bound and says so in Search.Complete; a
+	// check cut short does not accept the certificate (CheckRejected,
+	// PostUpper falls back to UB).
 	Timeout time.Duration
 	// BoundsOnly skips the solver: Post = LB and PostUpper = UB.
 	BoundsOnly bool
@@ -312,7 +316,7 @@ func Post(ctx context.Context, p Params, s *Settings) (Result, error) {
 	}
 	r.Check.Status = CheckNone
 	if !s.BoundsOnly {
-		checkCtx := ctx // the check is not cut by the solve's time limit
+		checkCtx := ctx // the check has its own time limit (checkPieces), not the solve's
 		if s.Timeout > 0 {
 			var cancel context.CancelFunc
 			ctx, cancel = context.WithTimeout(ctx, s.Timeout)
@@ -418,7 +422,8 @@ func PiecesBoxes(mem int64) int {
 
 // pieces runs the two-point-pieces certificate at n = D K and keeps what it
 // proves: it holds over the whole box for every K.
-// The check runs under checkCtx, which the solve's time limit does not cut.
+// The check runs under checkCtx, which the solve's time limit does not cut
+// (checkPieces gives it its own).
 func pieces(ctx, checkCtx context.Context, p Params, pt check.ValidPoint, s *Settings, tol float64, r *Result) error {
 	n := p.D * p.K
 	if n > certify.MaxN || n/p.K != p.D {
@@ -487,7 +492,21 @@ func checkPieces(ctx context.Context, s *Settings, tol float64, r *Result) {
 	if r.Pieces != nil {
 		o.MaxExtra = CheckExtraPerBox*r.Pieces.Boxes + CheckExtraBase
 	}
-	if r.Check = checkWith(ctx, r.Certificate, o); r.Check.Status == CheckRejected {
+	parent := ctx
+	if s.Timeout > 0 {
+		// The check has a time limit of its own, the solve's: without it a
+		// certificate found just before the solve's limit could cost many
+		// times that limit to check (seconds per thousand tiles), and a
+		// point's time would be unbounded (docs/grids.md, "Shards").
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, s.Timeout)
+		defer cancel()
+	}
+	r.Check = checkWith(ctx, r.Certificate, o)
+	if r.Check.Status == CheckRejected && parent.Err() == nil && ctx.Err() != nil {
+		r.Check.Failure = fmt.Sprintf("the check was cut by its time limit (%v) after %d boxes", s.Timeout, r.Check.Boxes)
+	}
+	if r.Check.Status == CheckRejected {
 		dropPieces(r, "the checker did not accept the pieces certificate: "+r.Check.Failure, tol)
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/bernamp/bernamp/bounds"
 	"github.com/bernamp/bernamp/certify"
@@ -400,5 +401,36 @@ func TestChecked(t *testing.T) {
 		if bad.Check.Status != CheckRejected || bad.Status == StatusCertified || !strings.Contains(bad.Note, "closed form") {
 			t.Errorf("%+v: a rejected closed form gives check %+v status %s note %q", p, bad.Check, bad.Status, bad.Note)
 		}
+	}
+}
+
+// TestCheckTimeLimit: the check of a pieces certificate has a time limit
+// of its own, Settings.Timeout: a check cut by it does not accept the
+// certificate (PostUpper falls back to UB, the failure says why), one
+// within it does, and a cancelled caller is not reported as the limit.
+func TestCheckTimeLimit(t *testing.T) {
+	ctx := context.Background()
+	p := Params{D: 3, K: 1, C: 0.3, Alpha: 50, Eps: 1}
+	r, err := Post(ctx, p, &Settings{Check: true})
+	if err != nil || r.Check.Status != CheckVerified || r.Certificate == nil {
+		t.Fatalf("%+v: %v check %+v", p, err, r.Check)
+	}
+	run := func(ctx context.Context, timeout time.Duration) Result {
+		c := r
+		checkPieces(ctx, &Settings{Check: true, Timeout: timeout}, 1e-9, &c)
+		return c
+	}
+	if c := run(ctx, time.Hour); c.Check.Status != CheckVerified || c.PostUpper != r.PostUpper {
+		t.Errorf("a check within its limit: %+v post_upper %v", c.Check, c.PostUpper)
+	}
+	cut := run(ctx, time.Nanosecond)
+	if cut.Check.Status != CheckRejected || !strings.Contains(cut.Check.Failure, "time limit (1ns)") ||
+		cut.PostUpper != r.UB || cut.Status == StatusCertified || !strings.Contains(cut.Note, "time limit") {
+		t.Errorf("a check cut by its limit: %+v post_upper %v (UB %v) status %s note %q", cut.Check, cut.PostUpper, r.UB, cut.Status, cut.Note)
+	}
+	cancelled, cancel := context.WithCancel(ctx)
+	cancel()
+	if c := run(cancelled, time.Hour); c.Check.Status != CheckRejected || strings.Contains(c.Check.Failure, "time limit") {
+		t.Errorf("a cancelled check: %+v", c.Check)
 	}
 }

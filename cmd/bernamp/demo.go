@@ -57,7 +57,7 @@ func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer, term 
 	fs.BoolVar(&recheck, "verify", false, "export the certificate of every point proved by the pieces certificate to DIR/certificates/<preset>/ and re-check it with bernamp verify's checker")
 	// The demo's own defaults, which -h states.
 	fs.Lookup("out").Usage = "CSV file of the rows, in grid order; each finished point also goes to FILE.journal at once (default <preset>.csv in --dir)"
-	fs.Lookup("timeout").Usage = "time limit per point (certificate and search), 0 means none"
+	fs.Lookup("timeout").Usage = "time limit per point (certificate and search), and again for its check, 0 means none"
 	fs.Lookup("timeout").Value.Set(demoTimeout.String())
 	fs.Lookup("timeout").DefValue = demoTimeout.String()
 	if err := parseFlags(fs, args, stdout); err != nil {

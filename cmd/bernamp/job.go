@@ -104,7 +104,8 @@ func parseShard(s string) (shard, error) {
 // sqrt(log(1/c)) (fitted to the per-point times of the three grids with
 // checking on, docs/grids.md "Measured"; d and k count only through n),
 // and it grows as c nears 1/2, where the closed forms meet slowly; it is
-// cut at the time limit of a point. Near alpha = 1 (solver.NearOne), at
+// cut at the time limit of a point (twice it with the check, which has a
+// limit of its own). Near alpha = 1 (solver.NearOne), at
 // eps = 0, past certify.MaxN and where the closed forms already meet
 // within tol (checked for n <= 1000, where it is cheap) only the closed
 // forms run. (Params.Cost, the
@@ -128,6 +129,9 @@ func (j *job) cost(p bernamp.Params) float64 {
 		s *= (1 + 0.01/(0.5-p.C)) * math.Sqrt(math.Log(1/p.C))
 	}
 	if t := j.o.timeout.Seconds(); t > 0 {
+		if j.settings.Check {
+			t *= 2 // the check has a time limit of its own (Settings.Timeout)
+		}
 		s = min(s, t)
 	}
 	return max(s, closedForms)

@@ -187,7 +187,7 @@ func newFlagSet(cmd string, o *options, groups int) *flag.FlagSet {
 		fs.BoolVar(&o.certify, "certify", true, "prove post_upper by the two-point-pieces certificate (--certify=false skips it: post_upper is then the closed form)")
 		fs.BoolVar(&o.check, "check", true, "re-prove each certificate behind post_upper by the independent checker (package verify); a bound it does not accept is not used (post_upper is then ub, never certified on it)")
 		fs.BoolVar(&o.noCheck, "no-check", false, "skip the independent checker (--check=false): faster, and post_upper rests on the solver's rounding model")
-		fs.DurationVar(&o.timeout, "timeout", 0, "time limit per point, 0 means none")
+		fs.DurationVar(&o.timeout, "timeout", 0, "time limit per point's solve, and again for its check, 0 means none")
 	}
 	if groups&runOpts != 0 {
 		fs.StringVar(&o.out, "out", "", "CSV file to write the rows to, in grid order; each finished point also goes to FILE.journal at once (default stdout)")
