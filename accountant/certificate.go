@@ -36,9 +36,9 @@ func ProfileSource(in pld.Input) Source {
 	if in.Fwd == nil {
 		return Source{Kind: "points", Input: &certfile.InputPoint{Eps: in.Eps, Delta: in.Delta, Reverse: in.Reverse}}
 	}
-	ip := &certfile.InputPoint{H: in.Fwd.H, Lo: in.Fwd.Lo, Probs: in.Fwd.Probs, Inf: in.Fwd.Inf}
+	ip := &certfile.InputPoint{H: in.Fwd.H, Remove: certfile.Masses{Lo: in.Fwd.Lo, Probs: in.Fwd.Probs, Inf: in.Fwd.Inf}}
 	if in.Rev != nil {
-		ip.RevLo, ip.RevProbs, ip.RevInf = in.Rev.Lo, in.Rev.Probs, in.Rev.Inf
+		ip.Add = &certfile.Masses{Lo: in.Rev.Lo, Probs: in.Rev.Probs, Inf: in.Rev.Inf}
 	}
 	return Source{Kind: "pld", Input: ip}
 }

@@ -91,25 +91,31 @@ func BenchmarkComposeCheck(b *testing.B) {
 		q := Composition{Mechanism: g, Kernel: Kernel{D: 1, K: 1, C: 0.1}, Steps: steps, Delta: 1e-5, Source: Source{Kind: "gaussian", Sensitivity: 1, Sigma: 2}}
 		opt := pld.DefaultOptions()
 		opt.H = 0
-		b.Run(fmt.Sprintf("T=%d/solver", steps), func(b *testing.B) {
-			for b.Loop() {
-				if _, err := ComposeClaim(context.Background(), q, opt, Routes{NoLower: true}, nil); err != nil {
-					b.Fatal(err)
-				}
-			}
-		})
-		c, err := ComposeClaim(context.Background(), q, opt, Routes{NoLower: true, Check: true}, nil)
-		if err != nil || c.Check.Status != bernamp.CheckVerified {
-			b.Fatalf("%v %+v", err, c.Check)
-		}
-		b.Run(fmt.Sprintf("T=%d/check", steps), func(b *testing.B) {
-			for b.Loop() {
-				if ch := bernamp.CheckCertificate(context.Background(), c.Certificate); ch.Status != bernamp.CheckVerified {
-					b.Fatal(ch)
-				}
-			}
-		})
+		benchSolverCheck(b, fmt.Sprintf("T=%d", steps), q, opt)
 	}
+}
+
+// benchSolverCheck runs the solver's claim of q (claim only) as name/solver
+// beside the checker on its certificate as name/check.
+func benchSolverCheck(b *testing.B, name string, q Composition, opt pld.Options) {
+	b.Run(name+"/solver", func(b *testing.B) {
+		for b.Loop() {
+			if _, err := ComposeClaim(context.Background(), q, opt, Routes{NoLower: true}, nil); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	c, err := ComposeClaim(context.Background(), q, opt, Routes{NoLower: true, Check: true}, nil)
+	if err != nil || c.Check.Status != bernamp.CheckVerified {
+		b.Fatalf("%v %+v", err, c.Check)
+	}
+	b.Run(name+"/check", func(b *testing.B) {
+		for b.Loop() {
+			if ch := bernamp.CheckCertificate(context.Background(), c.Certificate); ch.Status != bernamp.CheckVerified {
+				b.Fatal(ch)
+			}
+		}
+	})
 }
 
 // planJSON is testdata/compose/plan.json's mix (docs/compose.md): 100
@@ -220,24 +226,7 @@ func BenchmarkComposeInputCheck(b *testing.B) {
 		q := Composition{Mechanism: tc.m, Kernel: Kernel{D: 1, K: 1, C: 0.1}, Steps: 10, Delta: 1e-6, Source: tc.src}
 		opt := pld.DefaultOptions()
 		opt.H = 0
-		b.Run(tc.name+"/solver", func(b *testing.B) {
-			for b.Loop() {
-				if _, err := ComposeClaim(context.Background(), q, opt, Routes{NoLower: true}, nil); err != nil {
-					b.Fatal(err)
-				}
-			}
-		})
-		c, err := ComposeClaim(context.Background(), q, opt, Routes{NoLower: true, Check: true}, nil)
-		if err != nil || c.Check.Status != bernamp.CheckVerified {
-			b.Fatalf("%v %+v", err, c.Check)
-		}
-		b.Run(tc.name+"/check", func(b *testing.B) {
-			for b.Loop() {
-				if ch := bernamp.CheckCertificate(context.Background(), c.Certificate); ch.Status != bernamp.CheckVerified {
-					b.Fatal(ch)
-				}
-			}
-		})
+		benchSolverCheck(b, tc.name, q, opt)
 	}
 }
 

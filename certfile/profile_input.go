@@ -48,12 +48,16 @@ type InputPoint struct {
 	Orders, RDP         []float64 // rdp
 	Eps, Delta, Reverse []float64 // points (Reverse nil: symmetric)
 	H                   float64   // pld: the grid step, and the PLDs
-	Lo                  int
-	Probs               []float64
-	Inf                 float64
-	RevLo               int
-	RevProbs            []float64 // nil when symmetric
-	RevInf              float64
+	Remove              Masses
+	Add                 *Masses // nil when symmetric
+}
+
+// Masses is one direction of a PLD in float64: Probs on the losses (Lo +
+// j) H, Inf on +infinity.
+type Masses struct {
+	Lo    int
+	Probs []float64
+	Inf   float64
 }
 
 // Caps of an Input: orders of an RDP curve, and points of a profile (a
@@ -96,10 +100,10 @@ func newInput(m string, in *InputPoint) *Input {
 		}
 		return out
 	case "pld":
-		fw := newPMF(in.Lo, in.Probs, in.Inf)
+		fw := newPMF(in.Remove.Lo, in.Remove.Probs, in.Remove.Inf)
 		out := &Input{Discretization: Exact(in.H), Remove: &fw}
-		if in.RevProbs != nil {
-			a := newPMF(in.RevLo, in.RevProbs, in.RevInf)
+		if in.Add != nil {
+			a := newPMF(in.Add.Lo, in.Add.Probs, in.Add.Inf)
 			out.Add = &a
 		}
 		return out
