@@ -3,10 +3,12 @@ package verify
 import (
 	"context"
 	"errors"
+	"math"
 	"math/big"
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/bernamp/bernamp/certfile"
 )
@@ -325,4 +327,65 @@ func TestRDPBoundReference(t *testing.T) {
 			t.Errorf("%s %s at eps %v: bound %.17g, exact %s", tc.curve, tc.conv, tc.eps, got, tc.ref)
 		}
 	}
+}
+
+// FuzzProfileInputCheck mutates the honest files of mechanisms known by a
+// file: one RDP value and order scaled and the conversion chosen (the rdp
+// file), or one point's eps, delta and reverse value scaled (the points
+// file), or one input mass scaled and the input offset moved (the pld
+// file); and the claim. Check must not panic, fail only with ErrMalformed,
+// ErrUnsupported or the context's error, and accept only with its checked
+// delta at most the question's.
+func FuzzProfileInputCheck(f *testing.F) {
+	f.Add(uint8(0), 5, 1.0, 1.0, 1.0, uint8(0), 0, 0.0)
+	f.Add(uint8(0), 5, 1.2, 1.0, 1.0, uint8(1), 0, 0.0)
+	f.Add(uint8(0), 0, 0.5, 0.99, 1.0, uint8(2), 0, -0.1)
+	f.Add(uint8(1), 1, 1.0, 1.1, 1.0, uint8(0), 0, 0.0)
+	f.Add(uint8(1), 0, 1.5, 1.0, 0.0, uint8(0), 0, 0.0)
+	f.Add(uint8(2), 300, 2.0, 1.0, 1.0, uint8(0), 5, 0.0)
+	f.Add(uint8(2), -1, 1.0, 1.0, 1.0, uint8(0), -1<<40, 1e9)
+	f.Fuzz(func(t *testing.T, which uint8, i int, a, b, c float64, conv uint8, dlo int, dclaim float64) {
+		ok := func(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
+		files := []string{profileRDPBalle, profilePoints, profilePLDIn}
+		cf := readProfile(t, files[int(which)%len(files)])
+		in := cf.Profile.Input
+		scale := func(v []string, j int, k float64) {
+			if j >= 0 && j < len(v) && ok(k) {
+				x, _ := strconv.ParseFloat(v[j], 64)
+				if ok(x * k) {
+					v[j] = certfile.Num(x * k)
+				}
+			}
+		}
+		switch int(which) % len(files) {
+		case 0:
+			scale(in.RDP, i, a)
+			scale(in.Orders, i, b)
+			in.Conversion = certfile.Conversions[int(conv)%len(certfile.Conversions)]
+		case 1:
+			scale(in.Eps, i, a)
+			scale(in.Delta, i, b)
+			scale(in.Reverse, i, c)
+		case 2:
+			scale(in.Remove.Probs, i, a)
+			in.Remove.LowerLoss += dlo
+		}
+		if x, err := strconv.ParseFloat(cf.Claim, 64); err == nil && ok(dclaim) && ok(x+dclaim) {
+			cf.Claim = certfile.Num(x + dclaim)
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+		defer cancel()
+		rep, err := Check(ctx, cf, nil)
+		switch {
+		case err != nil:
+			if !errors.Is(err, ErrMalformed) && !errors.Is(err, ErrUnsupported) && ctx.Err() == nil {
+				t.Fatalf("error %v", err)
+			}
+		case rep.Accepted:
+			d, _ := strconv.ParseFloat(cf.Delta, 64)
+			if rep.Bound > d {
+				t.Fatalf("accepted with delta %v above %v", rep.Bound, d)
+			}
+		}
+	})
 }
