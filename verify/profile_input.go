@@ -192,6 +192,10 @@ func expm1Fi(y float64) fi {
 	}
 }
 
+// maxInputEps caps |eps| of a points input (the solver's is 700): the
+// chords' exponentials stay finite.
+const maxInputEps = 1e4
+
 // chords is a profile known by upper bounds at points (certfile.Input,
 // mechanism points): eps strictly increasing, delta the running minimum of
 // the file's values capped at 1 (a profile is non-increasing, so each is
@@ -210,6 +214,9 @@ func chordBound(es, ds []string) (func(float64) float64, string, error) {
 		d, err2 := strconv.ParseFloat(ds[i], 64)
 		if err1 != nil || err2 != nil || math.IsInf(e, 0) || math.IsInf(d, 0) {
 			return nil, "", fmt.Errorf("%w: point %d (%q, %q) is not a pair of finite float64", ErrMalformed, i, es[i], ds[i])
+		}
+		if math.Abs(e) > maxInputEps {
+			return nil, fmt.Sprintf("input eps %v is beyond %v", e, maxInputEps), nil
 		}
 		if i > 0 && !(e > c.eps[i-1]) {
 			return nil, fmt.Sprintf("input eps %v does not exceed the previous %v", e, c.eps[i-1]), nil
@@ -325,7 +332,8 @@ func hullBounds(n int, h float64, loss func(int) fi, gAt func(int) (float64, flo
 
 // pldBound reads one direction of an input PLD on the step h: an upper
 // bound on its profile F(e) = inf + sum_j p_j [1 - e^(e - l_j)]_+ (the
-// file's infinity mass as written), or a rejection message. For j at or
+// file's infinity mass as written), or a rejection message (masses
+// summing above 1 + 1e-6, as the solver refuses). For j at or
 // past the first index i with l_i's upper end above e, p_j [1 - e^(e -
 // l_j)]_+ <= p_j (1 - e^(e - hi(l_j))) (the term rises in l), and below it
 // the terms are 0, so F(e) <= inf + sum_{j >= i} p_j - e^e sum_{j >= i}
@@ -336,6 +344,9 @@ func pldBound(d *certfile.PMF, h float64) (func(float64) float64, string, error)
 		return nil, prefixed("input: ", msg), err
 	}
 	sufP, _, sufQlo := suffixSums(p, loss)
+	if s := sufP[0].hi(); !(s <= 1+1e-6) {
+		return nil, fmt.Sprintf("input: the masses sum to %v, above 1", s), nil // the solver's limit too
+	}
 	n := len(p)
 	return func(e float64) float64 {
 		i := sort.Search(n, func(j int) bool { return loss(j).hi > e }) // hi(l_j) rises with j

@@ -133,13 +133,14 @@ func TestProfileInputMutations(t *testing.T) {
 			f.Profile.Input.Delta[1] = scaleNum(f.Profile.Input.Delta[1], 1.1)
 		}},
 		{"points eps not increasing", profilePoints, "does not exceed", func(f *certfile.File) { f.Profile.Input.Eps[3] = "0.1" }},
+		{"points eps too large", profilePoints, "beyond", func(f *certfile.File) { f.Profile.Input.Eps[60] = "2e4" }},
 		{"points delta negative", profilePoints, "below 0", func(f *certfile.File) { f.Profile.Input.Delta[60] = "-1e-20" }},
 		{"points mass moved down", profilePoints, "does not dominate", func(f *certfile.File) { moveDown(&f.Profile.Remove) }},
 		// pld
 		{"pld claim lowered", profilePLDIn, "above delta", lowerClaim},
 		{"pld steps raised", profilePLDIn, "above delta", func(f *certfile.File) { f.Profile.Steps = 6 }},
 		{"pld input mass moved up", profilePLDIn, "does not dominate", func(f *certfile.File) { moveMass(f.Profile.Input.Remove, 1) }},
-		{"pld input mass raised", profilePLDIn, "does not dominate", func(f *certfile.File) {
+		{"pld input mass raised", profilePLDIn, "masses sum to", func(f *certfile.File) {
 			m := f.Profile.Input.Remove
 			i := largest(m)
 			m.Probs[i] = scaleNum(m.Probs[i], 1.1)
