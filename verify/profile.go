@@ -70,8 +70,10 @@ const maxSlack = 1e-9
 // side. The Gaussian, Laplace, randomized-response and subsampled
 // Gaussian mechanisms are covered (the last in both directions: the
 // remove PLD is checked against the remove profile at e >= 0 and the add
-// one below 0, the add PLD the other way round); other mechanisms return
-// ErrUnsupported.
+// one below 0, the add PLD the other way round), and mechanisms known by
+// a file (rdp, points, pld: their data in the file, profile_input.go,
+// whose bounds item 2 first lowers to their convex hull as the solver's
+// envelope does); other mechanisms return ErrUnsupported.
 func checkProfile(ctx context.Context, f *certfile.File) (Report, error) {
 	if err := f.Validate(); err != nil {
 		return Report{}, fmt.Errorf("%w: %v", ErrMalformed, err)
