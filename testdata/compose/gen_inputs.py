@@ -4,7 +4,9 @@ profile-points-*): rdp_gaussian.csv, the Gaussian mechanism's RDP curve at sigma
 dp_accounting-like orders, exact in binary), and points_subsampled.csv, the subsampled Gaussian's
 profile (q 0.1, sigma 1; remove direction delta, add direction delta_reverse) at eps 0, 0.1, ..., 6
 by mpmath at 50 digits, raised by 1e-12 relative (upper bounds), and points_remove.csv, its
-remove direction alone."""
+remove direction alone. pld_gaussian.json is not written here: it is
+`bernamp compose --mechanism gaussian --sigma 4 --c 0.2 --steps 2 --discretization 1e-3
+--emit-pld testdata/compose/pld_gaussian.json` (a composed PLD used as an input)."""
 from mpmath import mp, mpf, ncdf, exp, log
 
 mp.dps = 50
