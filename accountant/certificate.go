@@ -7,17 +7,40 @@ import (
 	"github.com/bernamp/bernamp"
 	"github.com/bernamp/bernamp/certfile"
 	"github.com/bernamp/bernamp/pld"
+	"github.com/bernamp/bernamp/rdp"
 )
 
 // Source names a Composition's mechanism for its profile certificate
 // (certfile.KindProfile): Kind "gaussian" with Sensitivity and Sigma,
 // "laplace" with Sensitivity and B, "rr" with PT (p_true),
-// "subsampled-gaussian" with Sensitivity, Sigma and Q. Kind "" means a
-// mechanism the independent checker has no bound for: its claim is
-// reported not checked (bernamp.CheckNone).
+// "subsampled-gaussian" with Sensitivity, Sigma and Q; "rdp", "points"
+// and "pld" (a mechanism known by a file) with Input (RDPSource,
+// ProfileSource). Kind "" means a mechanism the independent checker has
+// no bound for: its claim is reported not checked (bernamp.CheckNone).
 type Source struct {
 	Kind                         string
 	Sensitivity, Sigma, B, PT, Q float64
+	Input                        *certfile.InputPoint
+}
+
+// RDPSource names the mechanism of an RDP curve converted to its profile
+// by conv (pld.FromRDP): the certificate holds the curve and conv's name.
+func RDPSource(c rdp.Curve, conv rdp.Conversion) Source {
+	return Source{Kind: "rdp", Input: &certfile.InputPoint{Conversion: conv.String(), Orders: c.Orders, RDP: c.Eps}}
+}
+
+// ProfileSource names the mechanism of a profile file as
+// pld.ReadProfileInput read it: its points (kind "points") or its PLD
+// (kind "pld").
+func ProfileSource(in pld.Input) Source {
+	if in.Fwd == nil {
+		return Source{Kind: "points", Input: &certfile.InputPoint{Eps: in.Eps, Delta: in.Delta, Reverse: in.Reverse}}
+	}
+	ip := &certfile.InputPoint{H: in.Fwd.H, Remove: certfile.Masses{Lo: in.Fwd.Lo, Probs: in.Fwd.Probs, Inf: in.Fwd.Inf}}
+	if in.Rev != nil {
+		ip.Add = &certfile.Masses{Lo: in.Rev.Lo, Probs: in.Rev.Probs, Inf: in.Rev.Inf}
+	}
+	return Source{Kind: "pld", Input: ip}
 }
 
 // Claim margins. The checker (package verify) composes the certificate's
@@ -59,7 +82,8 @@ type PlanKind struct {
 }
 
 // PlanKinds returns the kinds of a plan as pld.ReadPlanSteps gives them
-// (mechanism "profile", a file, has Source.Kind "": not checked).
+// (mechanism "profile" with the file's data, ProfileSource; without it,
+// Source.Kind "": not checked).
 func PlanKinds(plan []pld.PlanStep) []PlanKind {
 	out := make([]PlanKind, len(plan))
 	for i, ps := range plan {
@@ -67,6 +91,10 @@ func PlanKinds(plan []pld.PlanStep) []PlanKind {
 		switch ps.Mechanism {
 		case "gaussian", "laplace", "rr", "subsampled-gaussian":
 			src.Kind = ps.Mechanism
+		case "profile":
+			if ps.Input != nil {
+				src = ProfileSource(*ps.Input)
+			}
 		}
 		out[i] = PlanKind{D: max(ps.D, 1), K: max(ps.K, 1), C: ps.C, Source: src, Steps: ps.Count}
 	}
@@ -104,7 +132,7 @@ func certifyPlan(ctx context.Context, kinds []PlanKind, delta, eps float64, acc 
 		}
 		s := k.Source
 		pt := certfile.ProfilePoint{D: k.D, K: k.K, C: k.C, Mechanism: s.Kind,
-			Sensitivity: s.Sensitivity, Sigma: s.Sigma, B: s.B, PTrue: s.PT, Q: s.Q, Steps: k.Steps,
+			Sensitivity: s.Sensitivity, Sigma: s.Sigma, B: s.B, PTrue: s.PT, Q: s.Q, Steps: k.Steps, Input: s.Input,
 			H: fwd.H, Lo: fwd.Lo, Probs: fwd.Probs, Inf: fwd.Inf}
 		if rev != nil {
 			pt.RevLo, pt.RevProbs, pt.RevInf = rev.Lo, rev.Probs, rev.Inf

@@ -32,6 +32,13 @@ func FuzzRead(f *testing.F) {
 	// A closed-form file with groups ({n, c} and {n, lo, hi}) and a near miss (a group with c and lo).
 	f.Add([]byte(`{"format":"bernamp-certificate","version":2,"kind":"closed-form","d":3,"k":2,"n":6,"alpha":"2","eps":"50","groups":[{"n":2,"c":"0.05"},{"n":4,"lo":"0.2","hi":"0.3"}],"claim":"6.1","lb":"0"}`))
 	f.Add([]byte(`{"format":"bernamp-certificate","version":2,"kind":"closed-form","d":3,"k":2,"n":6,"alpha":"2","eps":"50","groups":[{"n":2,"c":"0.05","lo":"0.1"},{"n":4,"lo":"0.2","hi":"0.3"}],"claim":"6.1","lb":"0"}`))
+	// Profile files of mechanisms known by a file (rdp, points with reverse, pld) and a near
+	// miss (an rdp input with points).
+	head := `{"format":"bernamp-certificate","version":2,"kind":"profile","d":1,"k":1,"n":1,"c":"0.1","claim":"5","lb":"0","delta":"1e-6","profile":{"steps":10,"query":"eps","discretization":"0.001","remove":{"lower_loss":-1,"probs":["0.5","0.5"],"infinity_mass":"0"},`
+	f.Add([]byte(head + `"mechanism":"rdp","input":{"conversion":"balle2020","orders":["2","4"],"rdp":["0.25","0.5"]}}}`))
+	f.Add([]byte(head + `"mechanism":"points","input":{"eps":["-1","0","1"],"delta":["0.9","0.3","0.01"],"reverse":["0.8","0.2","0"]}}}`))
+	f.Add([]byte(head + `"mechanism":"pld","input":{"discretization":"0.01","remove":{"lower_loss":-2,"probs":["0.25","0.5","0.25"],"infinity_mass":"0"}}}}`))
+	f.Add([]byte(head + `"mechanism":"rdp","input":{"conversion":"balle2020","orders":["2"],"rdp":["0.25"],"eps":["1"]}}}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		got, err := Decode(bytes.NewReader(data))
 		if err != nil {

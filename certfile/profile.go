@@ -2,7 +2,6 @@ package certfile
 
 import (
 	"fmt"
-	"strconv"
 )
 
 // A KindProfile certificate states that Steps adaptive releases of a
@@ -23,7 +22,7 @@ import (
 // shortest round-trip form, and the PLD the file states is the one of
 // those float64 values (strconv.ParseFloat of each string).
 type Profile struct {
-	Mechanism string `json:"mechanism"` // gaussian, laplace, rr (randomized response) or subsampled-gaussian
+	Mechanism string `json:"mechanism"` // gaussian, laplace, rr (randomized response), subsampled-gaussian; rdp, points or pld (with Input)
 	// Sensitivity and Sigma are the Gaussian mechanism's L2 sensitivity
 	// and noise (mu = Sensitivity/Sigma); Sensitivity and B the Laplace
 	// mechanism's L1 sensitivity and scale; PTrue the probability that
@@ -44,6 +43,9 @@ type Profile struct {
 	// the same grid (Discretization). The claim is about all of them
 	// composed. Empty for one step kind.
 	Plan []ProfileKind `json:"plan,omitempty"`
+	// Input is the data of a mechanism known by a file (rdp, points or
+	// pld: profile_input.go), nil for the others.
+	Input *Input `json:"input,omitempty"`
 }
 
 // ProfileKind is one further step kind of a plan's profile certificate:
@@ -64,6 +66,7 @@ type ProfileKind struct {
 	Steps       int    `json:"steps"`
 	Remove      PMF    `json:"remove"`
 	Add         *PMF   `json:"add,omitempty"`
+	Input       *Input `json:"input,omitempty"` // rdp, points, pld (profile_input.go)
 }
 
 // MaxPlanKinds caps the step kinds of a plan's profile certificate.
@@ -107,6 +110,8 @@ type ProfilePoint struct {
 	// (each with its own D, K, C, mechanism, Steps and PLDs; the fields
 	// of the question are the point's).
 	Plan []ProfilePoint
+	// Input is the data of mechanism rdp, points or pld (nil otherwise).
+	Input *InputPoint
 }
 
 func newPMF(lo int, probs []float64, inf float64) PMF {
@@ -130,6 +135,7 @@ func newKind(pt ProfilePoint) ProfileKind {
 	case "subsampled-gaussian":
 		k.Sensitivity, k.Sigma, k.Q = Exact(pt.Sensitivity), Exact(pt.Sigma), Exact(pt.Q)
 	}
+	k.Input = newInput(pt.Mechanism, pt.Input)
 	if pt.RevProbs != nil {
 		a := newPMF(pt.RevLo, pt.RevProbs, pt.RevInf)
 		k.Add = &a
@@ -142,7 +148,7 @@ func newKind(pt ProfilePoint) ProfileKind {
 func (f *File) Kinds() []ProfileKind {
 	p := f.Profile
 	out := []ProfileKind{{D: f.D, K: f.K, C: f.C, Mechanism: p.Mechanism, Sensitivity: p.Sensitivity, Sigma: p.Sigma, B: p.B, PTrue: p.PTrue, Q: p.Q,
-		Steps: p.Steps, Remove: p.Remove, Add: p.Add}}
+		Steps: p.Steps, Remove: p.Remove, Add: p.Add, Input: p.Input}}
 	return append(out, p.Plan...)
 }
 
@@ -152,7 +158,7 @@ func NewProfile(pt ProfilePoint) *File {
 		C: Exact(pt.C), Claim: Exact(pt.Claim), LB: Num(pt.LB)}
 	k := newKind(pt)
 	pr := &Profile{Mechanism: k.Mechanism, Sensitivity: k.Sensitivity, Sigma: k.Sigma, B: k.B, PTrue: k.PTrue, Q: k.Q,
-		Steps: pt.Steps, Discretization: Exact(pt.H), Remove: k.Remove, Add: k.Add}
+		Steps: pt.Steps, Discretization: Exact(pt.H), Remove: k.Remove, Add: k.Add, Input: k.Input}
 	for _, q := range pt.Plan {
 		pr.Plan = append(pr.Plan, newKind(q))
 	}
@@ -177,7 +183,11 @@ func (f *File) profileName() string {
 		}
 		return fmt.Sprintf("profile-plan-%dkinds-steps%d-%s.json", len(f.Profile.Plan)+1, steps, q)
 	}
-	return fmt.Sprintf("profile-%s-d%d-k%d-c%s-steps%d-%s.json", f.Profile.Mechanism, f.D, f.K, Short(f.C), f.Profile.Steps, q)
+	m := f.Profile.Mechanism
+	if in := f.Profile.Input; in != nil && in.Conversion != "" {
+		m += "-" + in.Conversion // rdp: one file per conversion
+	}
+	return fmt.Sprintf("profile-%s-d%d-k%d-c%s-steps%d-%s.json", m, f.D, f.K, Short(f.C), f.Profile.Steps, q)
 }
 
 // validateProfile checks the shape of a KindProfile file.
@@ -260,6 +270,9 @@ func (k ProfileKind) validate() error {
 			return fmt.Errorf("%s is %q, must be a finite decimal number", x.name, x.v)
 		}
 	}
+	if err := k.validateInput(); err != nil {
+		return err
+	}
 	for _, d := range []struct {
 		name string
 		m    *PMF
@@ -267,22 +280,8 @@ func (k ProfileKind) validate() error {
 		if d.m == nil {
 			continue
 		}
-		if len(d.m.Probs) == 0 || len(d.m.Probs) > MaxProfilePoints {
-			return fmt.Errorf("%s: %d masses, must be in [1, %d]", d.name, len(d.m.Probs), MaxProfilePoints)
-		}
-		if d.m.LowerLoss < -MaxProfilePoints*MaxProfileSteps || d.m.LowerLoss > MaxProfilePoints*MaxProfileSteps {
-			return fmt.Errorf("%s: lower_loss %d out of range", d.name, d.m.LowerLoss)
-		}
-		if !IsDecimal(d.m.InfinityMass) {
-			return fmt.Errorf("%s: infinity_mass is %q, must be a finite decimal number", d.name, d.m.InfinityMass)
-		}
-		for i, v := range d.m.Probs {
-			if !IsDecimal(v) {
-				return fmt.Errorf("%s: mass %d is %q, must be a finite decimal number", d.name, i, v)
-			}
-			if x, err := strconv.ParseFloat(v, 64); err != nil || x < 0 {
-				return fmt.Errorf("%s: mass %d is %q, must be a float64 >= 0", d.name, i, v)
-			}
+		if err := validatePMF(d.name, d.m); err != nil {
+			return err
 		}
 	}
 	return nil

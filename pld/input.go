@@ -227,49 +227,65 @@ func NewFile(fwd, rev *PLD, note string) File {
 //
 // Every error names what is wrong in one line.
 func ReadProfile(r io.Reader, name string) (Profile, error) {
+	p, _, err := ReadProfileInput(r, name)
+	return p, err
+}
+
+// Input is what a profile file gives, as read (ReadProfileInput): points
+// Eps, Delta and Reverse (nil when the file has no reverse column), or a
+// PLD Fwd (and Rev when asymmetric); what a profile certificate states.
+type Input struct {
+	Eps, Delta, Reverse []float64
+	Fwd, Rev            *PLD
+}
+
+// ReadProfileInput is ReadProfile that also returns the file's data.
+func ReadProfileInput(r io.Reader, name string) (Profile, Input, error) {
 	data, err := io.ReadAll(r)
 	if err != nil {
-		return Profile{}, err
+		return Profile{}, Input{}, err
 	}
 	trimmed := bytes.TrimSpace(data)
 	if len(trimmed) == 0 {
-		return Profile{}, fmt.Errorf("empty file: %w", ErrProfile)
+		return Profile{}, Input{}, fmt.Errorf("empty file: %w", ErrProfile)
 	}
 	if trimmed[0] == '{' {
 		var raw map[string]json.RawMessage
 		if err := json.Unmarshal(trimmed, &raw); err != nil {
-			return Profile{}, fmt.Errorf("invalid JSON: %v", err)
+			return Profile{}, Input{}, fmt.Errorf("invalid JSON: %v", err)
 		}
 		if _, ok := raw["remove"]; ok {
 			var f File
 			if err := json.Unmarshal(trimmed, &f); err != nil {
-				return Profile{}, fmt.Errorf("invalid PLD JSON: %v", err)
+				return Profile{}, Input{}, fmt.Errorf("invalid PLD JSON: %v", err)
 			}
 			fw := &PLD{H: f.Discretization, Lo: f.Remove.LowerLoss, Probs: f.Remove.Probs, Inf: f.Remove.InfinityMass}
 			var rv *PLD
 			if f.Add != nil {
 				rv = &PLD{H: f.Discretization, Lo: f.Add.LowerLoss, Probs: f.Add.Probs, Inf: f.Add.InfinityMass}
 			}
-			return FromPLD(name, fw, rv)
+			p, err := FromPLD(name, fw, rv)
+			return p, Input{Fwd: fw, Rev: rv}, err
 		}
 		var f struct {
 			Epsilons []float64 `json:"epsilons"`
 			Deltas   []float64 `json:"deltas"`
 		}
 		if err := json.Unmarshal(trimmed, &f); err != nil {
-			return Profile{}, fmt.Errorf("invalid profile JSON: %v", err)
+			return Profile{}, Input{}, fmt.Errorf("invalid profile JSON: %v", err)
 		}
 		if f.Epsilons == nil || f.Deltas == nil {
-			return Profile{}, fmt.Errorf(`JSON has neither "epsilons" and "deltas" (delta --profile) nor "remove" (a PLD): %w`, ErrProfile)
+			return Profile{}, Input{}, fmt.Errorf(`JSON has neither "epsilons" and "deltas" (delta --profile) nor "remove" (a PLD): %w`, ErrProfile)
 		}
-		return FromPoints(name, f.Epsilons, f.Deltas, nil)
+		p, err := FromPoints(name, f.Epsilons, f.Deltas, nil)
+		return p, Input{Eps: f.Epsilons, Delta: f.Deltas}, err
 	}
 	cr := csv.NewReader(bytes.NewReader(trimmed))
 	cr.FieldsPerRecord = -1
 	cr.Comment = '#'
 	rows, err := cr.ReadAll()
 	if err != nil {
-		return Profile{}, fmt.Errorf("invalid CSV: %v", err)
+		return Profile{}, Input{}, fmt.Errorf("invalid CSV: %v", err)
 	}
 	col := map[string]int{}
 	for i, h := range rows[0] {
@@ -281,7 +297,7 @@ func ReadProfile(r io.Reader, name string) (Profile, error) {
 	}
 	id, ok2 := col["delta"]
 	if !ok || !ok2 {
-		return Profile{}, fmt.Errorf("CSV header %q needs columns eps (or epsilon) and delta", strings.Join(rows[0], ","))
+		return Profile{}, Input{}, fmt.Errorf("CSV header %q needs columns eps (or epsilon) and delta", strings.Join(rows[0], ","))
 	}
 	ir, hasRev := col["delta_reverse"]
 	var eps, del, rev []float64
@@ -298,20 +314,21 @@ func ReadProfile(r io.Reader, name string) (Profile, error) {
 		}
 		e, err := get(ie, "eps")
 		if err != nil {
-			return Profile{}, err
+			return Profile{}, Input{}, err
 		}
 		d, err := get(id, "delta")
 		if err != nil {
-			return Profile{}, err
+			return Profile{}, Input{}, err
 		}
 		eps, del = append(eps, e), append(del, d)
 		if hasRev {
 			r, err := get(ir, "delta_reverse")
 			if err != nil {
-				return Profile{}, err
+				return Profile{}, Input{}, err
 			}
 			rev = append(rev, r)
 		}
 	}
-	return FromPoints(name, eps, del, rev)
+	p, err := FromPoints(name, eps, del, rev)
+	return p, Input{Eps: eps, Delta: del, Reverse: rev}, err
 }

@@ -25,6 +25,9 @@ type PlanStep struct {
 	K           int     `json:"k"`           // 0 means 1
 	C           float64 `json:"c"`           // 0: released as is, no amplification
 	Count       int     `json:"count"`       // steps of this kind, >= 1
+	// Input is what the profile file "in" gave (ReadProfileInput), set
+	// by ReadPlanSteps for mechanism profile; not read from the plan.
+	Input *Input `json:"-"`
 }
 
 // ReadPlan reads a plan: JSON {"steps": [PlanStep, ...]}, the steps of a
@@ -57,11 +60,12 @@ func ReadPlanSteps(r io.Reader, dir string) ([]Step, []PlanStep, error) {
 	}
 	var out []Step
 	for i, ps := range plan.Steps {
-		s, err := ps.step(dir)
+		s, in, err := ps.step(dir)
 		if err != nil {
 			return nil, nil, fmt.Errorf("step %d: %v", i+1, err)
 		}
 		out = append(out, s)
+		plan.Steps[i].Input = in
 		if ps.Sensitivity == 0 {
 			plan.Steps[i].Sensitivity = 1
 		}
@@ -70,22 +74,23 @@ func ReadPlanSteps(r io.Reader, dir string) ([]Step, []PlanStep, error) {
 	return out, plan.Steps, nil
 }
 
-func (ps PlanStep) step(dir string) (Step, error) {
+func (ps PlanStep) step(dir string) (Step, *Input, error) {
 	sens := ps.Sensitivity
 	if sens == 0 {
 		sens = 1
 	}
 	d, k := max(ps.D, 1), max(ps.K, 1)
 	if ps.D < 0 || ps.K < 0 || d > MaxN/k {
-		return Step{}, fmt.Errorf("d %d, k %d: need d, k >= 1 and d k <= %d", ps.D, ps.K, MaxN)
+		return Step{}, nil, fmt.Errorf("d %d, k %d: need d, k >= 1 and d k <= %d", ps.D, ps.K, MaxN)
 	}
 	if ps.C != 0 && !(ps.C > 0 && ps.C < 0.5) {
-		return Step{}, fmt.Errorf("c is %v, must be in (0, 0.5) (or 0: no amplification)", ps.C)
+		return Step{}, nil, fmt.Errorf("c is %v, must be in (0, 0.5) (or 0: no amplification)", ps.C)
 	}
 	if ps.Count < 1 {
-		return Step{}, fmt.Errorf("count is %d, must be >= 1", ps.Count)
+		return Step{}, nil, fmt.Errorf("count is %d, must be >= 1", ps.Count)
 	}
 	var p Profile
+	var input *Input
 	var err error
 	switch ps.Mechanism {
 	case "gaussian":
@@ -98,7 +103,7 @@ func (ps PlanStep) step(dir string) (Step, error) {
 		p, err = SubsampledGaussian(sens, ps.Sigma, ps.Q)
 	case "profile":
 		if ps.In == "" {
-			return Step{}, fmt.Errorf(`"in" is needed with mechanism profile`)
+			return Step{}, nil, fmt.Errorf(`"in" is needed with mechanism profile`)
 		}
 		path := ps.In
 		if !filepath.IsAbs(path) {
@@ -106,18 +111,20 @@ func (ps PlanStep) step(dir string) (Step, error) {
 		}
 		f, ferr := os.Open(path)
 		if ferr != nil {
-			return Step{}, ferr
+			return Step{}, nil, ferr
 		}
 		defer f.Close()
-		p, err = ReadProfile(f, "profile from "+ps.In)
+		var in Input
+		p, in, err = ReadProfileInput(f, "profile from "+ps.In)
+		input = &in
 	default:
-		return Step{}, fmt.Errorf("mechanism is %q, must be gaussian, laplace, rr, subsampled-gaussian or profile", ps.Mechanism)
+		return Step{}, nil, fmt.Errorf("mechanism is %q, must be gaussian, laplace, rr, subsampled-gaussian or profile", ps.Mechanism)
 	}
 	if err != nil {
-		return Step{}, err
+		return Step{}, nil, err
 	}
 	if math.IsNaN(ps.C) {
-		return Step{}, fmt.Errorf("c is NaN")
+		return Step{}, nil, fmt.Errorf("c is NaN")
 	}
-	return Step{Mechanism: p, N: d * k, C: ps.C, Steps: ps.Count}, nil
+	return Step{Mechanism: p, N: d * k, C: ps.C, Steps: ps.Count}, input, nil
 }

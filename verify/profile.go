@@ -70,8 +70,10 @@ const maxSlack = 1e-9
 // side. The Gaussian, Laplace, randomized-response and subsampled
 // Gaussian mechanisms are covered (the last in both directions: the
 // remove PLD is checked against the remove profile at e >= 0 and the add
-// one below 0, the add PLD the other way round); other mechanisms return
-// ErrUnsupported.
+// one below 0, the add PLD the other way round), and mechanisms known by
+// a file (rdp, points, pld: their data in the file, profile_input.go,
+// whose bounds item 2 first lowers to their convex hull as the solver's
+// envelope does); other mechanisms return ErrUnsupported.
 func checkProfile(ctx context.Context, f *certfile.File) (Report, error) {
 	if err := f.Validate(); err != nil {
 		return Report{}, fmt.Errorf("%w: %v", ErrMalformed, err)
@@ -166,7 +168,7 @@ func checkProfile(ctx context.Context, f *certfile.File) (Report, error) {
 				parts[i] = *done[i]
 				continue
 			}
-			pt, msg, err := checkDomination(ctx, d, h, fw, rv)
+			pt, msg, err := checkDomination(ctx, d, h, fw, rv, bounds[i].convex)
 			if err != nil {
 				return rep, err
 			}
@@ -208,6 +210,7 @@ func checkProfile(ctx context.Context, f *certfile.File) (Report, error) {
 type kindBound struct {
 	g, gRev   func(float64) float64
 	symmetric bool
+	convex    bool // g, gRev are not convex in e^eps: item 2 takes their hull (hullBounds)
 }
 
 // newKindBound reads a step kind's c, n and mechanism: its bounds, or a
@@ -230,8 +233,8 @@ func newKindBound(k certfile.ProfileKind) (kindBound, string, error) {
 		"subsampled-gaussian": {{"sensitivity", k.Sensitivity}, {"sigma", k.Sigma}, {"q", k.Q}},
 	}
 	fields, ok := params[k.Mechanism]
-	if !ok {
-		return kindBound{}, "", fmt.Errorf("%w: mechanism %q (the checker bounds gaussian, laplace, rr and subsampled-gaussian profiles)", ErrUnsupported, k.Mechanism)
+	if !ok && k.Input == nil { // rdp, points and pld have their data in Input
+		return kindBound{}, "", fmt.Errorf("%w: mechanism %q (the checker bounds gaussian, laplace, rr, subsampled-gaussian, rdp, points and pld profiles)", ErrUnsupported, k.Mechanism)
 	}
 	v := make([]fi, len(fields))
 	for i, x := range fields {
@@ -276,8 +279,13 @@ func newKindBound(k certfile.ProfileKind) (kindBound, string, error) {
 		if k.Add == nil && q.lo < 1 {
 			return kindBound{}, "a subsampled gaussian with q < 1 is asymmetric: the certificate needs both directions", nil
 		}
+	default: // rdp, points, pld: bounds from the file's input data (profile_input.go)
+		var msg string
+		if mech, mechRev, msg, err = inputBound(k); msg != "" || err != nil {
+			return kindBound{}, msg, err
+		}
 	}
-	kb := kindBound{symmetric: mechRev == nil}
+	kb := kindBound{symmetric: mechRev == nil, convex: k.Input != nil}
 	if mechRev == nil {
 		mechRev = mech
 	}
@@ -326,25 +334,12 @@ type part struct {
 
 // checkDomination runs items 1 and 2 on one direction's PLD of one step
 // kind: the part, or a rejection message.
-func checkDomination(ctx context.Context, d *certfile.PMF, h float64, g, gRev func(float64) float64) (part, string, error) {
-	n := len(d.Probs)
-	p := make([]float64, n)
-	for i, s := range d.Probs {
-		v, err := strconv.ParseFloat(s, 64)
-		if err != nil || !(v >= 0) || math.IsInf(v, 1) {
-			return part{}, "", fmt.Errorf("%w: mass %d is %q", ErrMalformed, i, s)
-		}
-		p[i] = v
+func checkDomination(ctx context.Context, d *certfile.PMF, h float64, g, gRev func(float64) float64, convex bool) (part, string, error) {
+	p, infFile, loss, msg, err := readPMF(d, h)
+	if msg != "" || err != nil {
+		return part{}, msg, err
 	}
-	infFile, err := strconv.ParseFloat(d.InfinityMass, 64)
-	if err != nil || !(infFile >= 0) {
-		return part{}, "", fmt.Errorf("%w: infinity mass %q", ErrMalformed, d.InfinityMass)
-	}
-	// Losses l_i = (Lo + i) h, enclosed.
-	loss := func(i int) fi { return pt64(float64(d.LowerLoss + i)).mul(pt64(h)) }
-	if lmax := loss(n - 1).hi; math.Abs(loss(0).lo) > 700 || lmax > 700 {
-		return part{}, fmt.Sprintf("losses reach beyond |700| nats (%v to %v)", loss(0).lo, lmax), nil
-	}
+	n := len(p)
 	// 1. Masses: prefix sums of p (double-double), suffix sums of p and of
 	// p e^-l (bounds of the terms from both sides).
 	pre := make([]dd, n+1) // pre[i] = sum_{j < i}
@@ -385,18 +380,24 @@ func checkDomination(ctx context.Context, d *certfile.PMF, h float64, g, gRev fu
 		sp = pre[n]
 		infEff = oneMinus(sp)
 	}
-	sufP := make([]dd, n+1) // sufP[i] = sum_{j >= i}
-	sufQhi := make([]dd, n+1)
-	sufQlo := make([]dd, n+1)
-	for i := n - 1; i >= 0; i-- {
-		l := loss(i)
-		sufP[i], sufQhi[i], sufQlo[i] = sufP[i+1], sufQhi[i+1], sufQlo[i+1]
-		sufP[i].add(p[i])
-		sufQhi[i].add(up(p[i] * expHi(-l.lo)))
-		sufQlo[i].add(dn(p[i] * expLo(-l.hi)))
-	}
+	sufP, sufQhi, sufQlo := suffixSums(p, loss) // sufP[i] = sum_{j >= i}
 	shift := max(0, up(sufQhi[0].hi()-1))
 	// 2. Domination at every grid point.
+	gAt := func(i int) (gHi, omgLo float64) {
+		l := loss(i)
+		if l.lo >= 0 {
+			gHi = g(l.lo)
+			return gHi, dn(1 - gHi)
+		}
+		// g(e) = 1 - e^e (1 - g_rev(-e)), e < 0.
+		gr := gRev(max(0, -l.hi))
+		omgLo = dn(expLo(l.lo) * dn(1-gr))
+		return up(1 - omgLo), omgLo
+	}
+	var hull [][2]float64 // convex: the bounds lowered to their hull (profile_input.go)
+	if convex {
+		hull = hullBounds(n, h, loss, gAt)
+	}
 	slack := 0.0
 	where := 0
 	for i := range n {
@@ -413,15 +414,9 @@ func checkDomination(ctx context.Context, d *certfile.PMF, h float64, g, gRev fu
 		omfLo := dn(pre[i+1].lo() + dn(expLo(l.lo)*sufQlo[i+1].lo()))
 		omfHi := up(pre[i+1].hi() + up(expHi(l.hi)*sufQhi[i+1].hi()))
 		// g at l_i from above, and 1 - g from below.
-		var gHi, omgLo float64
-		if l.lo >= 0 {
-			gHi = g(l.lo)
-			omgLo = dn(1 - gHi)
-		} else {
-			// g(e) = 1 - e^e (1 - g_rev(-e)), e < 0.
-			gr := gRev(max(0, -l.hi))
-			omgLo = dn(expLo(l.lo) * dn(1-gr))
-			gHi = up(1 - omgLo)
+		gHi, omgLo := gAt(i)
+		if hull != nil {
+			gHi, omgLo = hull[i][0], hull[i][1]
 		}
 		if omfHi <= 0 {
 			continue // f = 1 at this point: nothing to dominate

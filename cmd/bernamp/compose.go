@@ -431,6 +431,7 @@ func (co *composeOptions) check(set map[string]bool) (composeJob, error) {
 		if job.profile, err = pld.FromRDP(f, job.conv, "rdp curve from "+co.file); err != nil {
 			return job, usagef("--in: %s: %s", co.file, bare(err))
 		}
+		job.source = accountant.RDPSource(f, job.conv)
 	case "profile":
 		if co.file == "" {
 			return job, usagef("--in: needed with --mechanism profile (a profile or PLD file)")
@@ -443,9 +444,11 @@ func (co *composeOptions) check(set map[string]bool) (composeJob, error) {
 			return job, usagef("--in: %v", err)
 		}
 		defer f.Close()
-		if job.profile, err = pld.ReadProfile(f, "profile from "+co.file); err != nil {
+		var in pld.Input
+		if job.profile, in, err = pld.ReadProfileInput(f, "profile from "+co.file); err != nil {
 			return job, usagef("--in: %s: %s", co.file, bare(err))
 		}
+		job.source = accountant.ProfileSource(in)
 	case "":
 		return job, usagef("--mechanism: give --mechanism gaussian|laplace|rr|subsampled-gaussian|rdp|profile")
 	default:

@@ -228,7 +228,7 @@ func TestComposeProgress(t *testing.T) {
 
 // TestComposeChecked: compose checks its claim by default (the profile
 // certificate, package verify) and says so; --no-check says off; a
-// mechanism the checker does not cover (a profile given by values) says none; --certificate-out
+// mechanism known by a file (profile points, an RDP curve) is checked too; --certificate-out
 // writes the file that bernamp verify accepts. The row is docs/compose.md's
 // Gaussian sigma 2, c 0.1, T 100: eps 19.61 at delta 1e-5.
 func TestComposeChecked(t *testing.T) {
@@ -247,7 +247,8 @@ func TestComposeChecked(t *testing.T) {
 		{[]string{"--mechanism", "laplace", "--b", "2"}, "verified"},
 		{[]string{"--mechanism", "rr", "--p-true", "0.75"}, "verified"},
 		{[]string{"--mechanism", "subsampled-gaussian", "--q", "0.01", "--sigma", "1"}, "verified"},
-		{[]string{"--mechanism", "profile", "--in", dir + "/points.csv"}, "none"},
+		{[]string{"--mechanism", "profile", "--in", dir + "/points.csv"}, "verified"}, // the points in the certificate
+		{[]string{"--mechanism", "rdp", "--in", "../../testdata/compose/rdp_gaussian.csv", "--conversion", "dp_accounting"}, "verified"},
 		{[]string{"--mechanism", "gaussian", "--sigma", "2", "--d", "3", "--steps", "1"}, "verified"}, // one step: the profile's own value
 	} {
 		var out, errb bytes.Buffer
