@@ -90,6 +90,8 @@ type Report struct {
 	Split    int     // tiles that needed splitting
 	Bound    float64 // the checked bound's upper end, rounded up to float64 (0 when not reached)
 	Fallback int     // boxes that the float64 bounds did not close, re-tried in big.Float
+	Band     int     // boxes of the diagonal band in the file (band.go)
+	InBand   int     // tiles inside the band (not bounded: the band's boxes hold)
 }
 
 type cert struct {
@@ -100,6 +102,7 @@ type cert struct {
 	// groups are the bit groups of a ranges certificate (c is nil then);
 	// nil for a pieces certificate, whose one group is (n, c) (grps).
 	groups []group
+	band   *bandCert // the diagonal band (band.go), nil for none
 }
 
 func parseRat(name, s string) (*big.Rat, error) {
@@ -172,6 +175,31 @@ func parse(f *certfile.File) (*cert, error) {
 		}
 		c.tiles = append(c.tiles, box{e[0], e[1], e[2], e[3]})
 	}
+	if len(f.BandBoxes) > 0 {
+		bc := &bandCert{boxes: make([]box, 0, len(f.BandBoxes))}
+		for _, x := range []struct {
+			s   string
+			dst *end
+		}{{f.BandBeta, &bc.beta}, {f.BandS1, &bc.s1}, {f.BandS2, &bc.s2}} {
+			v, err := ends.parse(x.s)
+			if err != nil {
+				return nil, fmt.Errorf("band: %w", err)
+			}
+			*x.dst = v
+		}
+		for i, t := range f.BandBoxes {
+			var e [4]end
+			for j, s := range t {
+				v, err := ends.parse(s)
+				if err != nil {
+					return nil, fmt.Errorf("band box %d: %w", i+1, err)
+				}
+				e[j] = v
+			}
+			bc.boxes = append(bc.boxes, box{e[0], e[1], e[2], e[3]})
+		}
+		c.band = bc
+	}
 	return c, nil
 }
 
@@ -198,7 +226,7 @@ func Check(ctx context.Context, f *certfile.File, o *Options) (Report, error) {
 	if err != nil {
 		return Report{}, err
 	}
-	rep := Report{Tiles: len(c.tiles)}
+	rep := Report{Tiles: len(c.tiles), Band: len(bandBoxes(c))}
 	reject := func(format string, args ...any) (Report, error) {
 		rep.Failure = fmt.Sprintf(format, args...)
 		return rep, nil
@@ -244,6 +272,11 @@ func Check(ctx context.Context, f *certfile.File, o *Options) (Report, error) {
 	if err := checkTiling(c.tiles); err != nil {
 		return reject("tiling: %v", err)
 	}
+	if c.band != nil {
+		if err := checkBand(c.band); err != nil {
+			return reject("band: %v", err)
+		}
+	}
 	// 5. The inequality on every tile.
 	ch := newChecker(c)
 	ch.ctx = ctx
@@ -258,9 +291,25 @@ func Check(ctx context.Context, f *certfile.File, o *Options) (Report, error) {
 		maxExtra = o.MaxExtra
 	}
 	extra := 0
+	for i, b := range bandBoxes(c) {
+		if err := ctx.Err(); err != nil {
+			return rep, err
+		}
+		if bad, ub := ch.proveBand(b, maxDepth, &extra, maxExtra, &rep.Boxes); bad != nil {
+			if err := ctx.Err(); err != nil {
+				return rep, err
+			}
+			return reject("band box %d %v (s, r): psi is not proved <= l0 + tau = %s on %v (bound %s)",
+				i+1, b, ch.rhs.Text('g', 20), *bad, ub)
+		}
+	}
 	for i, t := range c.tiles {
 		if err := ctx.Err(); err != nil {
 			return rep, err
+		}
+		if c.band.inBand(t) {
+			rep.InBand++
+			continue // inside the band, whose boxes are proved above
 		}
 		before := rep.Boxes
 		if bad, ub := ch.prove(t, maxDepth, &extra, maxExtra, &rep.Boxes); bad != nil {
@@ -297,6 +346,7 @@ type checker struct {
 	maxFallback int
 	ctx         context.Context // ends the proof between boxes
 	terms       int             // the terms of F: n + 1 for a pieces certificate
+	band        *bandProblem    // the band's bounds (nil without a band)
 }
 
 func newChecker(c *cert) *checker {
@@ -306,7 +356,18 @@ func newChecker(c *cert) *checker {
 	if fast.windowed() {
 		ch.full = fast.full()
 	}
+	if c.band != nil {
+		ch.band = newBandProblem(c, fast)
+	}
 	return ch
+}
+
+// bandBoxes returns the band's boxes of c (none without a band).
+func bandBoxes(c *cert) []box {
+	if c.band == nil {
+		return nil
+	}
+	return c.band.boxes
 }
 
 func (ch *checker) big() *problem {
