@@ -2,9 +2,12 @@ package certify_test
 
 import (
 	"context"
+	"strconv"
+	"strings"
 	"testing"
 	"time"
 
+	"github.com/bernamp/bernamp/certfile"
 	"github.com/bernamp/bernamp/certify"
 	"github.com/bernamp/bernamp/verify"
 )
@@ -35,6 +38,70 @@ func TestBandFileVerified(t *testing.T) {
 		t.Logf("%+v: %s boxes %d tiles %d band %d in band %d; solve %v check %v; %+v", p, r.Status, r.Boxes, len(f.Tiles), len(f.BandBoxes), rep.InBand, solve, time.Since(t0), rep.Failure)
 		if !rep.Accepted {
 			t.Errorf("%+v: rejected: %s", p, rep.Failure)
+		}
+	}
+}
+
+// TestBandFileMutations checks that the checker rejects a certificate
+// whose band was tampered with: a band box removed (the band is not
+// covered), beta changed (the boxes no longer partition the band), the
+// band reaching past its boxes, a slab's boxes merged into one box on
+// which the Taylor form does not hold (with no splits allowed), l0
+// lowered below psi's maximum, the claim lowered.
+func TestBandFileMutations(t *testing.T) {
+	r, err := certify.Certify(context.Background(), 1, 0.495, 1000, 1e-3, &certify.Settings{Tiling: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	good := r.File(1, 1)
+	if good == nil || len(good.BandBoxes) < 10 {
+		t.Fatalf("no band in the certificate (%s %s)", r.Status, r.Method)
+	}
+	check := func(f *certfile.File, o *verify.Options) verify.Report {
+		rep, err := verify.Check(context.Background(), f, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return rep
+	}
+	noSplit := &verify.Options{MaxExtra: 1}
+	if rep := check(good, noSplit); !rep.Accepted {
+		t.Fatalf("the honest certificate is rejected: %s", rep.Failure)
+	} else if rep.InBand == 0 {
+		t.Fatalf("no tile inside the band: %+v", rep)
+	}
+	clone := func() *certfile.File {
+		f := *good
+		f.Tiles = append([][4]string(nil), good.Tiles...)
+		f.BandBoxes = append([][4]string(nil), good.BandBoxes...)
+		return &f
+	}
+	for _, m := range []struct {
+		name string
+		edit func(f *certfile.File)
+		want string
+	}{
+		{"a band box removed", func(f *certfile.File) { f.BandBoxes = append(f.BandBoxes[:3], f.BandBoxes[4:]...) }, "band:"},
+		{"beta doubled", func(f *certfile.File) { f.BandBeta = certfile.Num(2 * r.Band.Beta) }, "band:"},
+		{"the band reaching s = -40", func(f *certfile.File) { f.BandS1 = "-40" }, "band:"},
+		{"a slab merged into one box", func(f *certfile.File) {
+			var keep [][4]string
+			for _, b := range f.BandBoxes {
+				if s1, _ := strconv.ParseFloat(b[0], 64); s1 < -1 {
+					keep = append(keep, b)
+				}
+			}
+			beta := certfile.Num(r.Band.Beta)
+			f.BandBoxes = append(keep, [4]string{"-1", "0", "-" + beta, beta})
+		}, "band box"},
+		{"l0 lowered", func(f *certfile.File) { f.L0 = certfile.Num(r.L0 - 1e-3) }, "not proved"},
+		{"claim lowered", func(f *certfile.File) { f.Claim = certfile.Num(r.Upper - 1e-9) }, "claim"},
+	} {
+		f := clone()
+		m.edit(f)
+		rep := check(f, noSplit)
+		if rep.Accepted || !strings.Contains(rep.Failure, m.want) {
+			t.Errorf("%s: accepted %v, failure %q, want one with %q", m.name, rep.Accepted, rep.Failure, m.want)
 		}
 	}
 }

@@ -49,8 +49,9 @@ import (
 // sigma^(k-1)(x) = l times a mean of sigma^(k) over [x, x + l] (k >= 1; both
 // enclosed and intersected), with sigma^(k) = P_k(sigma) a polynomial of
 // degree k + 1 with integer coefficients (P_0(S) = S, P_(k+1) = P_k'(S)
-// S (1 - S)), enclosed over an interval of S by its ends where P_k' has
-// one sign (bisection), else a centered form. F's terms are grouped by
+// S (1 - S)), enclosed over an interval of S by its values at the ends
+// and on enclosures of P_k's critical points (proved by bisection with
+// interval Horner, once). F's terms are grouped by
 // l: every term with l within bandBucket of a group's least l (or with l
 // >= bandGroupFrom, one group with l in [least, +Inf]) is bounded by the
 // group's weight sum times the range of a piece with l in the group's
@@ -191,8 +192,10 @@ func newBandProblem(c *cert, pr *problem64) *bandProblem {
 }
 
 // sigPolys[k] are the integer coefficients, in S = sigma(x), of the k-th
-// derivative of sigma (k = 0..5), and sigDerivs[k] those of d/dS of it.
+// derivative of sigma (k = 0..5), sigDerivs[k] those of d/dS of it, and
+// sigCrits[k] enclosures of every zero of sigDerivs[k] in [0, 1] (sigmaCrits).
 var sigPolys, sigDerivs = sigmaCoefs()
+var sigCrits = sigmaCrits()
 
 func sigmaCoefs() (ps, ds [6][]float64) {
 	ps[0] = []float64{0, 1}
@@ -219,6 +222,35 @@ func sigmaCoefs() (ps, ds [6][]float64) {
 	return ps, ds
 }
 
+// sigmaCrits encloses the zeros of P_k' in [0, 1]: [0, 1] is bisected
+// until P_k' has one sign on a piece (interval Horner, outward) or the
+// piece is narrower than 2^-40; the narrow pieces, adjacent ones merged,
+// hold every zero, and P_k is monotone on each gap between them.
+func sigmaCrits() (cs [6][]fi) {
+	for k := range cs {
+		var rec func(lo, hi float64)
+		rec = func(lo, hi float64) {
+			d := horner(sigDerivs[k], fi{lo, hi})
+			if d.lo > 0 || d.hi < 0 {
+				return
+			}
+			m := (lo + hi) / 2
+			if hi-lo < 0x1p-40 || !(m > lo && m < hi) {
+				if n := len(cs[k]); n > 0 && cs[k][n-1].hi >= lo {
+					cs[k][n-1].hi = hi
+				} else {
+					cs[k] = append(cs[k], fi{lo, hi})
+				}
+				return
+			}
+			rec(lo, m)
+			rec(m, hi)
+		}
+		rec(0, 1)
+	}
+	return cs
+}
+
 // horner encloses the polynomial c at every S in s.
 func horner(c []float64, s fi) fi {
 	v := pt64(c[len(c)-1])
@@ -228,20 +260,17 @@ func horner(c []float64, s fi) fi {
 	return v
 }
 
-// polyRange encloses P_k over s (within [0, 1]): where P_k' has one sign
-// its range is between its ends' values; else s is halved, down to a
-// width of 1/64 or depth 0, where the centered form P_k(m) + P_k'(s) (s -
-// m) encloses it.
-func polyRange(k int, s fi, depth int) fi {
-	d := horner(sigDerivs[k], s)
-	if d.lo >= 0 || d.hi <= 0 {
-		return horner(sigPolys[k], pt64(s.lo)).hull(horner(sigPolys[k], pt64(s.hi)))
+// polyRange encloses P_k over s (within [0, 1]): its extremes are at
+// s's ends or inside an enclosure of a zero of P_k' (sigCrits), where
+// interval Horner over the (narrow) overlap encloses it.
+func polyRange(k int, s fi) fi {
+	v := horner(sigPolys[k], pt64(s.lo)).hull(horner(sigPolys[k], pt64(s.hi)))
+	for _, c := range sigCrits[k] {
+		if lo, hi := max(c.lo, s.lo), min(c.hi, s.hi); lo <= hi {
+			v = v.hull(horner(sigPolys[k], fi{lo, hi}))
+		}
 	}
-	m := (s.lo + s.hi) / 2
-	if depth == 0 || s.hi-s.lo <= 1.0/64 || !(m > s.lo && m < s.hi) {
-		return horner(sigPolys[k], pt64(m)).add(d.mul(s.sub(pt64(m))))
-	}
-	return polyRange(k, fi{s.lo, m}, depth-1).hull(polyRange(k, fi{m, s.hi}, depth-1))
+	return v
 }
 
 // sigmaAt encloses sigma(x) (x may be infinite): e^x/(1 + e^x) for x <=
@@ -262,7 +291,7 @@ func sigmaAt(x float64) fi {
 // sigRange encloses sigma^(k) over [x1, x2] (ends may be infinite).
 func sigRange(k int, x1, x2 float64) fi {
 	s := fi{max(sigmaAt(x1).lo, 0), min(sigmaAt(x2).hi, 1)}
-	return polyRange(k, s, 12)
+	return polyRange(k, s)
 }
 
 // softplusAt encloses log(1 + e^z) at the point z.
@@ -396,7 +425,7 @@ func (bp *bandProblem) taylor(b box) float64 {
 		hrr := q1.sqr().mul(c[5]).add(q2.mul(c[2]))
 		hsr := p1.mul(q1).mul(c[4]).add(hrr)
 		hss := p1.sqr().mul(c[3]).add(two.mul(p1).mul(q1).mul(c[4])).add(q1.sqr().mul(c[5])).add(p2.mul(c[1])).add(q2.mul(c[2]))
-		q := quadMax64(gs, gr, hss, hsr, hrr, ds, dr)
+		q := min(quadMax64(gs, gr, hss, hsr, hrr, ds, dr), schurMax(gs, gr, hss, hsr, hrr, ds), schurMax(gr, gs, hrr, hsr, hss, dr))
 		if up(c[0].hi+q) > bp.pr.rhs {
 			return up(c[0].hi + q) // the remainder is not needed to fail
 		}
@@ -407,6 +436,25 @@ func (bp *bandProblem) taylor(b box) float64 {
 		}
 		return up(up(c[0].hi+q) + rem.hi)
 	})
+}
+
+// schurMax returns an upper bound of Q(x, y) = gp x + gq y + (hpp x^2 + 2
+// hpq x y + hqq y^2)/2 over dp x dq (every y), +Inf unless hqq < 0: then
+// Q(x, y) <= M(x) = max over every y of Q(x, y) = gq^2/(-2 hqq) + (gp +
+// gq hpq/(-hqq)) x + (hpp + hpq^2/(-hqq)) x^2/2, whose maximum over dp
+// quad164 bounds. Along the diagonal the Hessian in (s, r) is nearly
+// singular (hss hrr ~ hsr^2), where quadMax64's enclosure of its
+// determinant straddles 0 and it falls back to the natural extension
+// over the box; M keeps the cancellation in its x^2 coefficient.
+func schurMax(gp, gq, hpp, hpq, hqq, dp fi) float64 {
+	if hqq.hi >= 0 {
+		return math.Inf(1)
+	}
+	nh := hqq.neg()
+	c0 := gq.sqr().div(pt64(2).mul(nh))
+	c1 := gp.add(gq.mul(hpq).div(nh))
+	c2 := hpp.add(hpq.sqr().div(nh)).mul(pt64(0.5))
+	return up(c0.hi + quad164(c1, c2, dp.lo, dp.hi))
 }
 
 // bandRect returns the bounding rectangle [s1, s2] x [s1 + r1, s2 + r2]
