@@ -130,7 +130,7 @@ func bandThirdMisses(t *testing.T, report bool) (misses, total int) {
 
 // TestBandThird checks the third derivatives' enclosures against mpmath,
 // and that a deliberately wrong derivative (Phi_s without its
-// alpha-sized part mu psi'') is caught.
+// alpha-sized part mu psi”) is caught.
 func TestBandThird(t *testing.T) {
 	if m, n := bandThirdMisses(t, true); m != 0 {
 		t.Fatalf("%d of %d third derivatives outside their enclosures", m, n)
