@@ -2,6 +2,7 @@ package certify_test
 
 import (
 	"context"
+	"fmt"
 	"strconv"
 	"strings"
 	"testing"
@@ -102,6 +103,83 @@ func TestBandFileMutations(t *testing.T) {
 		rep := check(f, noSplit)
 		if rep.Accepted || !strings.Contains(rep.Failure, m.want) {
 			t.Errorf("%s: accepted %v, failure %q, want one with %q", m.name, rep.Accepted, rep.Failure, m.want)
+		}
+	}
+}
+
+// BenchmarkBandPost runs Post's proof (Certify with an exported tiling,
+// the file, then verify.Check) without the diagonal band (before: the
+// (s, t) tiling alone, as Post ran before the band went into the file)
+// and with it (after), side by side in one run, each point's solve and
+// check under a cap of capS seconds of CPU each (one core). Points: issue
+// 33's three Post points, then a subset of BenchmarkCertifyDiagonal's.
+// Reported: points proved and verified, boxes, solver and checker CPU
+// seconds, before and after; with -v each point's line.
+func BenchmarkBandPost(b *testing.B) {
+	defer certify.SetDiagOff(false)
+	type pt struct {
+		n            int
+		c, alpha, ep float64
+	}
+	pts := []pt{{1, 0.495, 1000, 1e-3}, {1000, 0.495, 100, 1e-3}, {10000, 0.495, 10, 1e-3}}
+	for _, n := range []int{1, 15, 1000} {
+		for _, alpha := range []float64{10, 100, 1000} {
+			for _, ep := range []float64{1e-3, 0.01} {
+				for _, c := range []float64{0.1, 0.495} {
+					pts = append(pts, pt{n, c, alpha, ep})
+				}
+			}
+		}
+	}
+	const capS = 5
+	for b.Loop() {
+		var ok, boxes, solve, check [2]float64
+		for _, p := range pts {
+			line := fmt.Sprintf("n=%d c=%g alpha=%g eps=%g:", p.n, p.c, p.alpha, p.ep)
+			for i, off := range []bool{true, false} {
+				certify.SetDiagOff(off)
+				c0 := certify.CPUSeconds()
+				ctx, cancel := certify.CPUCap(c0, capS)
+				r, err := certify.Certify(ctx, p.n, p.c, p.alpha, p.ep, &certify.Settings{Tiling: true})
+				ts := certify.CPUSeconds() - c0
+				cancel()
+				if err != nil {
+					b.Fatal(err)
+				}
+				status := r.Status.String()
+				var tc float64
+				if f := r.File(p.n, 1); f != nil && r.Status == certify.Proved {
+					c1 := certify.CPUSeconds()
+					ctx, cancel := certify.CPUCap(c1, capS)
+					rep, err := verify.Check(ctx, f, nil)
+					tc = certify.CPUSeconds() - c1
+					cancel()
+					switch {
+					case err != nil:
+						status += " check-cut"
+					case rep.Accepted:
+						status += " verified"
+						ok[i]++
+					default:
+						status += " rejected: " + rep.Failure
+					}
+				}
+				band := 0
+				if r.Band != nil {
+					band = len(r.Band.Boxes)
+				}
+				boxes[i] += float64(r.Boxes)
+				solve[i] += ts
+				check[i] += tc
+				line += fmt.Sprintf(" | %s %s boxes=%d band=%d solve=%.2fs check=%.2fs", []string{"before", "after"}[i], status, r.Boxes, band, ts, tc)
+			}
+			b.Log(line)
+		}
+		for i, w := range []string{"before", "after"} {
+			b.ReportMetric(ok[i], "verified-"+w)
+			b.ReportMetric(boxes[i], "boxes-"+w)
+			b.ReportMetric(solve[i], "solve-s-"+w)
+			b.ReportMetric(check[i], "check-s-"+w)
 		}
 	}
 }

@@ -55,7 +55,9 @@ import (
 // l: every term with l within bandBucket of a group's least l (or with l
 // >= bandGroupFrom, one group with l in [least, +Inf]) is bounded by the
 // group's weight sum times the range of a piece with l in the group's
-// range (psi_l^(k) enclosures hold for every l in it).
+// range (psi_l^(k) enclosures hold for every l in it); so are the terms
+// whose weight is below e^-bandTiny of the largest, as one group with l
+// in [their least l, +Inf].
 //
 // With these, psi over the box is at most
 //
@@ -119,6 +121,12 @@ func (bc *bandCert) inBand(t box) bool {
 const (
 	bandBucket    = 0.25 // a group's l spans at most this
 	bandGroupFrom = 60   // terms with l >= this form one group with l in [least, +Inf]
+	bandTiny      = 50   // so do terms whose weight is below e^-bandTiny of the largest
+	// bandBits is the window of the sums at the band's centers (for n >=
+	// windowFrom): every j with B_j or B'_j at least 2^-bandBits, the
+	// rest bounded by problem64's tail (about 1e-21 of psi's scale, far
+	// below any margin the solver leaves).
+	bandBits = 70
 )
 
 // bandPiece is a weighted piece e^Phi of psi: weight e^lw, l in [l1, l2]
@@ -138,7 +146,8 @@ type bandProblem struct {
 }
 
 // newBandProblem prepares the pieces of a pieces certificate (one group
-// of n bits at c), with pr the float64 problem of the tiles.
+// of n bits at c), with pr the float64 problem of the centers (its
+// weights B_j are those of every j).
 func newBandProblem(c *cert, pr *problem64) *bandProblem {
 	bp := &bandProblem{pr: pr}
 	bp.alpha, _ = c.alpha.Float64()
@@ -153,14 +162,16 @@ func newBandProblem(c *cert, pr *problem64) *bandProblem {
 	}
 	var gs []group
 	tail := group{l1: math.Inf(1), l2: math.Inf(1)}
+	tiny := 0.0 // a weight below which a term joins tail (e^-bandTiny of the largest)
+	for j := 0; 2*j < n; j++ {
+		tiny = max(tiny, pr.bj[j].hi)
+	}
+	tiny *= math.Exp(-bandTiny)
 	for j := (n - 1) / 2; j >= 0; j-- { // l increasing
-		if 2*j >= n {
-			continue
-		}
 		l := pt64(float64(n - 2*j)).mul(L)
 		b := pr.bj[j]
 		switch k := len(gs) - 1; {
-		case l.lo >= bandGroupFrom:
+		case l.lo >= bandGroupFrom || b.hi < tiny:
 			tail.w = tail.w.add(b)
 			tail.l1 = min(tail.l1, l.lo)
 		case k >= 0 && l.hi-gs[k].l1 <= bandBucket:
@@ -288,10 +299,10 @@ func sigmaAt(x float64) fi {
 	return pt64(1).div(pt64(1).add(pt64(-x).exp()))
 }
 
-// sigRange encloses sigma^(k) over [x1, x2] (ends may be infinite).
-func sigRange(k int, x1, x2 float64) fi {
-	s := fi{max(sigmaAt(x1).lo, 0), min(sigmaAt(x2).hi, 1)}
-	return polyRange(k, s)
+// sigS encloses sigma over [x1, x2] (ends may be infinite): sigma
+// increases.
+func sigS(x1, x2 float64) fi {
+	return fi{max(sigmaAt(x1).lo, 0), min(sigmaAt(x2).hi, 1)}
 }
 
 // softplusAt encloses log(1 + e^z) at the point z.
@@ -311,33 +322,57 @@ func psiAt(l, x float64) fi {
 	return softplusAt(-up(x + l)).hull(softplusAt(-dn(x + l))).sub(softplusAt(-x))
 }
 
+// psiRanges are the ranges of sigma over X, over [X.lo + l1, X.hi + l2]
+// and over [X.lo, X.hi + l2] (the last only for a finite l2), from which
+// psiRange encloses psi_l^(k) over X for every l in [l1, l2].
+type psiRanges struct {
+	x            fi
+	l1, l2       float64
+	base, sh, wd fi
+}
+
+// newPsiRanges computes the ranges of sigma of psiRanges, with base its
+// range over X (shared by the pieces).
+func newPsiRanges(x fi, l1, l2 float64, base fi) psiRanges {
+	r := psiRanges{x: x, l1: l1, l2: l2, base: base, sh: sigS(dn(x.lo+l1), up(x.hi+l2))}
+	if !math.IsInf(l2, 1) {
+		r.wd = sigS(x.lo, up(x.hi+l2))
+	}
+	return r
+}
+
 // psiRange encloses psi_l^(k) over x in X for every l in [l1, l2] (0 < l1
 // <= l2 <= +Inf): psi_l increases in x and decreases in l; for k >= 1 the
 // difference of sigma^(k-1) at x + l and x, intersected (l2 finite) with
 // [l1, l2] times the range of sigma^(k) over [X.lo, X.hi + l2].
-func psiRange(l1, l2 float64, k int, X fi) fi {
+func (r *psiRanges) psiRange(k int) fi {
 	if k == 0 {
-		return fi{psiAt(l2, X.lo).lo, psiAt(l1, X.hi).hi}
+		return fi{psiAt(r.l2, r.x.lo).lo, psiAt(r.l1, r.x.hi).hi}
 	}
-	d := sigRange(k-1, dn(X.lo+l1), up(X.hi+l2)).sub(sigRange(k-1, X.lo, X.hi))
-	if math.IsInf(l2, 1) {
+	d := polyRange(k-1, r.sh).sub(polyRange(k-1, r.base))
+	if math.IsInf(r.l2, 1) {
 		return d
 	}
-	in := fi{l1, l2}.mul(sigRange(k, X.lo, up(X.hi+l2)))
-	r := fi{max(d.lo, in.lo), min(d.hi, in.hi)}
-	if r.lo > r.hi {
+	in := fi{r.l1, r.l2}.mul(polyRange(k, r.wd))
+	v := fi{max(d.lo, in.lo), min(d.hi, in.hi)}
+	if v.lo > v.hi {
 		panic(arithError("band: psi_l^(k) enclosures disjoint"))
 	}
-	return r
+	return v
 }
 
 // testBandDropMu is a test hook: the alpha-sized part mu psi” of Phi_s
 // is dropped (a deliberately wrong derivative, which tests must catch).
 var testBandDropMu bool
 
-// third encloses D30, D21, D12, D03 of the piece e^Phi (sign sg) over
-// the box S x R in (s, r), times its weight (negated when subtracted).
-func (pc *bandPiece) third(sg float64, S, R fi) [4]fi {
+// bandSide is a box's y and its hull with x for one sign sg, with the
+// ranges of sigma over them (shared by the pieces).
+type bandSide struct {
+	sg           float64
+	y, h, sy, sh fi
+}
+
+func newBandSide(sg float64, S, R fi) bandSide {
 	sgn := func(x fi) fi {
 		if sg < 0 {
 			return x.neg()
@@ -346,15 +381,29 @@ func (pc *bandPiece) third(sg float64, S, R fi) [4]fi {
 	}
 	X, Y := sgn(S), sgn(S.add(R))
 	H := X.hull(Y)
+	return bandSide{sg: sg, y: Y, h: H, sy: sigS(Y.lo, Y.hi), sh: sigS(H.lo, H.hi)}
+}
+
+// third encloses D30, D21, D12, D03 of the piece e^Phi (sign sd.sg) over
+// the box S x R in (s, r), times its weight (negated when subtracted).
+func (pc *bandPiece) third(sd *bandSide, R fi) [4]fi {
+	sg := sd.sg
+	sgn := func(x fi) fi {
+		if sg < 0 {
+			return x.neg()
+		}
+		return x
+	}
 	mu := sgn(pc.a.mul(R)).neg()
+	ry, rh := newPsiRanges(sd.y, pc.l1, pc.l2, sd.sy), newPsiRanges(sd.h, pc.l1, pc.l2, sd.sh)
 	var pY [4]fi
 	var pH [5]fi
 	for k := range 5 {
 		if k < 4 {
-			pY[k] = psiRange(pc.l1, pc.l2, k, Y)
+			pY[k] = ry.psiRange(k)
 		}
 		if k > 0 {
-			pH[k] = psiRange(pc.l1, pc.l2, k, H)
+			pH[k] = rh.psiRange(k)
 		}
 	}
 	b := pt64(1).sub(pc.a)
@@ -384,9 +433,10 @@ func (pc *bandPiece) third(sg float64, S, R fi) [4]fi {
 // thirdRange encloses D30, D21, D12, D03 of psi over S x R.
 func (bp *bandProblem) thirdRange(S, R fi) [4]fi {
 	var r [4]fi
+	sides := [2]bandSide{newBandSide(1, S, R), newBandSide(-1, S, R)}
 	for i := range bp.pieces {
-		for _, sg := range [2]float64{1, -1} {
-			t := bp.pieces[i].third(sg, S, R)
+		for j := range sides {
+			t := bp.pieces[i].third(&sides[j], R)
 			for k := range r {
 				r[k] = r[k].add(t[k])
 			}

@@ -357,7 +357,9 @@ func newChecker(c *cert) *checker {
 		ch.full = fast.full()
 	}
 	if c.band != nil {
-		ch.band = newBandProblem(c, fast)
+		// The band's centers need psi's derivatives to a few 1e-18 only
+		// (bandBits), the window's tail bounded as everywhere.
+		ch.band = newBandProblem(c, newProblem64Bits(c, rhs, true, bandBits))
 	}
 	return ch
 }
