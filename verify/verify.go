@@ -11,8 +11,11 @@
 //  3. the claim is at least (LogU + log(L0 + Tau + L1 + L2)) / (alpha - 1),
 //     the bound the pieces theorem gives (math.md 3c, with l0 = U L0,
 //     tau = Tau U / E, l1 = L1 U / E, l2 = L2 U / E);
-//  4. the tiles partition the half square p <= 1/2 exactly (tiling.go);
-//  5. psi <= L0 + Tau on every tile (psi.go): by the monotone enclosure, or
+//  4. the tiles partition the half square p <= 1/2 exactly (tiling.go),
+//     and the diagonal band's boxes, if any, partition the band (band.go);
+//  5. psi <= L0 + Tau on every band box (band.go: a Taylor form of order
+//     3 in (s, r = t - s)) and on every tile not inside the band (psi.go):
+//     by the monotone enclosure, or
 //     on finite tiles by a second-order Taylor form with the Hessian
 //     enclosed over the tile; a tile that neither closes is split in its
 //     logit coordinates, and its pieces are checked the same way, up to a
