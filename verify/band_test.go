@@ -195,3 +195,36 @@ func TestBandRandomBig(t *testing.T) {
 	}
 	t.Logf("%d boxes, %d points", boxes, points)
 }
+
+// TestInBand checks the exact test of a tile inside the band's
+// parallelogram, at its edges.
+func TestInBand(t *testing.T) {
+	e := func(s string) end {
+		v, err := parseEnd(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return v
+	}
+	bc := &bandCert{beta: e("0.1"), s1: e("-2"), s2: e("0")}
+	for _, c := range []struct {
+		b    [4]string
+		want bool
+	}{
+		{[4]string{"-1", "-0.5", "-1.1", "-0.9"}, false}, // t1 - s2 = -0.6
+		{[4]string{"-1", "-0.9", "-1", "-0.9"}, true},    // t2 - s1 = 0.1, t1 - s2 = -0.1
+		{[4]string{"-1", "-0.9", "-1", "-0.8999999999999999999999"}, false},
+		{[4]string{"-2.0000000000000000001", "-1.95", "-2", "-1.95"}, false}, // s1 below the band
+		{[4]string{"-0.05", "0", "-0.05", "0.05"}, true},
+		{[4]string{"-0.05", "0", "-0.05", "inf"}, false},
+	} {
+		b := box{e(c.b[0]), e(c.b[1]), e(c.b[2]), e(c.b[3])}
+		if got := bc.inBand(b); got != c.want {
+			t.Errorf("%v: inBand %v, want %v", b, got, c.want)
+		}
+	}
+	var none *bandCert
+	if none.inBand(box{e("-1"), e("-0.9"), e("-1"), e("-0.9")}) {
+		t.Error("no band: a tile is inside it")
+	}
+}

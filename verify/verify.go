@@ -166,20 +166,12 @@ func parse(f *certfile.File) (*cert, error) {
 		*x.dst = r
 	}
 	ends := endCache{}
-	c.tiles = make([]box, 0, len(f.Tiles))
-	for i, t := range f.Tiles {
-		var e [4]end
-		for j, s := range t {
-			v, err := ends.parse(s)
-			if err != nil {
-				return nil, fmt.Errorf("tile %d: %w", i+1, err)
-			}
-			e[j] = v
-		}
-		c.tiles = append(c.tiles, box{e[0], e[1], e[2], e[3]})
+	var err error
+	if c.tiles, err = ends.boxes(f.Tiles, "tile"); err != nil {
+		return nil, err
 	}
 	if len(f.BandBoxes) > 0 {
-		bc := &bandCert{boxes: make([]box, 0, len(f.BandBoxes))}
+		bc := &bandCert{}
 		for _, x := range []struct {
 			s   string
 			dst *end
@@ -190,20 +182,29 @@ func parse(f *certfile.File) (*cert, error) {
 			}
 			*x.dst = v
 		}
-		for i, t := range f.BandBoxes {
-			var e [4]end
-			for j, s := range t {
-				v, err := ends.parse(s)
-				if err != nil {
-					return nil, fmt.Errorf("band box %d: %w", i+1, err)
-				}
-				e[j] = v
-			}
-			bc.boxes = append(bc.boxes, box{e[0], e[1], e[2], e[3]})
+		if bc.boxes, err = ends.boxes(f.BandBoxes, "band box"); err != nil {
+			return nil, err
 		}
 		c.band = bc
 	}
 	return c, nil
+}
+
+// boxes parses the boxes ts (named what in errors).
+func (m endCache) boxes(ts [][4]string, what string) ([]box, error) {
+	out := make([]box, 0, len(ts))
+	for i, t := range ts {
+		var e [4]end
+		for j, s := range t {
+			v, err := m.parse(s)
+			if err != nil {
+				return nil, fmt.Errorf("%s %d: %w", what, i+1, err)
+			}
+			e[j] = v
+		}
+		out = append(out, box{e[0], e[1], e[2], e[3]})
+	}
+	return out, nil
 }
 
 // Check verifies f and returns the report: accepted, or the first failing
