@@ -221,6 +221,20 @@ type File struct {
 	// [S1, S2, T1, T2].
 	Tiles [][4]string `json:"tiles,omitempty"`
 
+	// BandBeta, BandS1, BandS2 and BandBoxes are the diagonal band of a
+	// KindPieces file (all empty, or all set): boxes [S1, S2] x [R1, R2]
+	// in (s, r = t - s), each the parallelogram {(s, s + r)} of the (s, t)
+	// square, written [S1, S2, R1, R2]. They partition the band
+	// [BandS1, BandS2] x [-BandBeta, BandBeta] of (s, r), and a tile that
+	// lies inside the band's parallelogram {BandS1 <= s <= BandS2, |t - s|
+	// <= BandBeta} needs no bound of its own: the band's boxes hold psi <=
+	// L0 + Tau there. A reader that predates them refuses a file that has
+	// them (unknown fields), so version 2 stays the version.
+	BandBeta  string      `json:"band_beta,omitempty"`
+	BandS1    string      `json:"band_s1,omitempty"`
+	BandS2    string      `json:"band_s2,omitempty"`
+	BandBoxes [][4]string `json:"band_boxes,omitempty"`
+
 	// Method is, for KindPieces only, MethodPiecesMax or MethodPiecesLP,
 	// or empty for MethodPieces (informational, see MethodPieces).
 	Method string `json:"method,omitempty"`
@@ -286,7 +300,15 @@ type Point struct {
 	L0, L1, L2, Tau, LogU float64
 	Tiles                 [][4]float64 // S1, S2, T1, T2
 	Method                string       // MethodPieces (or empty), MethodPiecesMax or MethodPiecesLP
+	// The diagonal band (File.BandBeta...): no band when BandBoxes is
+	// empty.
+	BandBeta, BandS1, BandS2 float64
+	BandBoxes                [][4]float64 // S1, S2, R1, R2
 }
+
+// MaxBandBoxes caps the boxes of a file's diagonal band (the solver's band
+// uses at most a quarter of its box budget).
+const MaxBandBoxes = 1_000_000
 
 // New returns the pieces certificate of pt. It panics on a method other
 // than those of File.Method (a programmer error).
@@ -305,6 +327,13 @@ func New(pt Point) *File {
 	f.Tiles = make([][4]string, len(pt.Tiles))
 	for i, t := range pt.Tiles {
 		f.Tiles[i] = [4]string{Num(t[0]), Num(t[1]), Num(t[2]), Num(t[3])}
+	}
+	if len(pt.BandBoxes) > 0 {
+		f.BandBeta, f.BandS1, f.BandS2 = Num(pt.BandBeta), Num(pt.BandS1), Num(pt.BandS2)
+		f.BandBoxes = make([][4]string, len(pt.BandBoxes))
+		for i, t := range pt.BandBoxes {
+			f.BandBoxes[i] = [4]string{Num(t[0]), Num(t[1]), Num(t[2]), Num(t[3])}
+		}
 	}
 	return f
 }
@@ -435,7 +464,7 @@ func Short(s string) string {
 
 // Encode writes f as JSON, one tile per line.
 func (f *File) Encode(w io.Writer) error {
-	if len(f.Tiles) == 0 {
+	if len(f.Tiles) == 0 && len(f.BandBoxes) == 0 {
 		b, err := json.MarshalIndent(f, "", "  ")
 		if err != nil {
 			return err
@@ -444,26 +473,34 @@ func (f *File) Encode(w io.Writer) error {
 		return err
 	}
 	head := *f
-	head.Tiles = nil
+	head.Tiles, head.BandBoxes = nil, nil
 	b, err := json.MarshalIndent(head, "", "  ")
 	if err != nil {
 		return err
 	}
-	// Append the tiles, one per line, to the head (tiles omitted).
+	// Append the tiles and the band's boxes, one per line, to the head
+	// (both omitted there).
 	s := strings.TrimSuffix(string(b), "\n}")
 	var sb strings.Builder
 	sb.WriteString(s)
-	sb.WriteString(",\n  ")
-	sb.WriteString("\"tiles\": [")
-	for i, t := range f.Tiles {
-		if i > 0 {
-			sb.WriteString(",")
+	list := func(name string, ts [][4]string) {
+		if len(ts) == 0 {
+			return
 		}
-		tb, _ := json.Marshal(t)
-		sb.WriteString("\n    ")
-		sb.Write(tb)
+		sb.WriteString(",\n  \"" + name + "\": [")
+		for i, t := range ts {
+			if i > 0 {
+				sb.WriteString(",")
+			}
+			tb, _ := json.Marshal(t)
+			sb.WriteString("\n    ")
+			sb.Write(tb)
+		}
+		sb.WriteString("\n  ]")
 	}
-	sb.WriteString("\n  ]\n}\n")
+	list("tiles", f.Tiles)
+	list("band_boxes", f.BandBoxes)
+	sb.WriteString("\n}\n")
 	_, err = io.WriteString(w, sb.String())
 	return err
 }
@@ -647,6 +684,9 @@ func (f *File) Validate() error {
 			return bad("%s is %q, must be a finite decimal number", x.name, x.v)
 		}
 	}
+	if err := f.validateBand(); err != nil {
+		return err
+	}
 	if f.Kind != KindPieces && f.Kind != KindRanges {
 		return nil
 	}
@@ -657,6 +697,39 @@ func (f *File) Validate() error {
 		for _, v := range t {
 			if !IsDecimal(v) && v != "inf" && v != "-inf" {
 				return bad("tile %d: end %q is not a decimal number, inf or -inf", i+1, v)
+			}
+		}
+	}
+	return nil
+}
+
+// validateBand checks the band's fields: none, or (KindPieces only) a
+// finite beta, band ends and boxes of finite decimals, at most
+// MaxBandBoxes boxes. Their order and extent (0 < beta, BandS1 < BandS2
+// <= 0, boxes nondegenerate and inside the band) are exact comparisons,
+// made by the checker (package verify) when it reads them as rationals.
+func (f *File) validateBand() error {
+	bad := func(format string, args ...any) error {
+		return fmt.Errorf("%w: %s", ErrFormat, fmt.Sprintf(format, args...))
+	}
+	if f.BandBeta == "" && f.BandS1 == "" && f.BandS2 == "" && len(f.BandBoxes) == 0 {
+		return nil
+	}
+	if f.Kind != KindPieces {
+		return bad("a %s certificate has no diagonal band", f.Kind)
+	}
+	if len(f.BandBoxes) == 0 || len(f.BandBoxes) > MaxBandBoxes {
+		return bad("%d band boxes, must be 1..%d with band_beta, band_s1, band_s2", len(f.BandBoxes), MaxBandBoxes)
+	}
+	for _, x := range []struct{ name, v string }{{"band_beta", f.BandBeta}, {"band_s1", f.BandS1}, {"band_s2", f.BandS2}} {
+		if !IsDecimal(x.v) {
+			return bad("%s is %q, must be a finite decimal number", x.name, x.v)
+		}
+	}
+	for i, t := range f.BandBoxes {
+		for _, v := range t {
+			if !IsDecimal(v) {
+				return bad("band box %d: end %q is not a finite decimal number", i+1, v)
 			}
 		}
 	}

@@ -363,3 +363,42 @@ func TestClosedFormGroupsShape(t *testing.T) {
 		}
 	}
 }
+
+// TestBandFields checks the band's fields: written and read back, and a
+// band that is partial, on another kind, with a bad end or too many boxes
+// refused.
+func TestBandFields(t *testing.T) {
+	pt := Point{D: 1, K: 1, N: 1, C: 0.4, Alpha: 100, Eps: 1e-3, Claim: 0.1, LB: 0.05, L0: 0.9, L1: 0.1, L2: 0.1, Tau: 1e-6, LogU: 0.01,
+		Tiles:    [][4]float64{{math.Inf(-1), 0, math.Inf(-1), math.Inf(1)}},
+		BandBeta: 0.16, BandS1: -1, BandS2: 0, BandBoxes: [][4]float64{{-1, 0, -0.16, 0}, {-1, 0, 0, 0.16}}}
+	f := New(pt)
+	var b bytes.Buffer
+	if err := f.Encode(&b); err != nil {
+		t.Fatal(err)
+	}
+	g, err := Decode(bytes.NewReader(b.Bytes()))
+	if err != nil {
+		t.Fatalf("%v\n%s", err, b.String())
+	}
+	if !reflect.DeepEqual(f, g) {
+		t.Errorf("read back %+v, wrote %+v", g, f)
+	}
+	if !strings.Contains(b.String(), "\"band_boxes\": [\n    [\"-1\",\"0\",\"-0.16\",\"0\"],") {
+		t.Errorf("band boxes not one a line:\n%s", b.String())
+	}
+	for name, edit := range map[string]func(f *File){
+		"no beta":          func(f *File) { f.BandBeta = "" },
+		"no boxes":         func(f *File) { f.BandBoxes = nil },
+		"inf end":          func(f *File) { f.BandBoxes[0][2] = "-inf" },
+		"bad s1":           func(f *File) { f.BandS1 = "x" },
+		"another kind":     func(f *File) { f.Kind = KindRanges; f.Groups = []Group{{N: 1, C: "0.4"}}; f.C = "" },
+		"too many boxes":   func(f *File) { f.BandBoxes = make([][4]string, MaxBandBoxes+1) },
+		"beta without box": func(f *File) { f.BandBoxes, f.BandS1, f.BandS2 = nil, "", "" },
+	} {
+		h := New(pt)
+		edit(h)
+		if err := h.Validate(); !errors.Is(err, ErrFormat) {
+			t.Errorf("%s: validated (%v)", name, err)
+		}
+	}
+}

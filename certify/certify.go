@@ -86,6 +86,15 @@ type Fault struct {
 // Result holds. Ends may be infinite (the square's edges).
 type Tile struct{ S1, S2, T1, T2 float64 }
 
+// Band is the proved diagonal band of a tiling (diagonal.go): psi <= l0 +
+// tau on {s in [S1, S2], |t - s| <= Beta}, by boxes in (s, r = t - s)
+// that partition [S1, S2] x [-Beta, Beta], each a Tile whose T1, T2 hold
+// its range of r.
+type Band struct {
+	Beta, S1, S2 float64
+	Boxes        []Tile
+}
+
 // Status says what a Result proves.
 type Status int
 
@@ -129,6 +138,7 @@ type Result struct {
 	Evals             int     // evaluations of F_n (each O(sqrt(n)) terms from n = 400 on, O(n) below)
 	LogU              float64 // log F_n(p*, 1-p*) as used: Upper = (LogU + log(L0+Slack+L1+L2)) / (Alpha-1), rounded up
 	Tiling            []Tile  // with Settings.Tiling and Method pieces, pieces-max or pieces-lp: boxes tiling s <= 0 (p <= 1/2) on which that proof holds, in the order closed; psi(p, q) = psi(1-p, 1-q) covers the rest
+	Band              *Band   // with Tiling: the diagonal band that proof used (nil for none); the tiles inside it are closed by it
 	Violation         bool    // a point was found where the inequality with these multipliers fails
 	ViolationP        float64 // that point (p, q), when Violation
 	ViolationQ        float64
@@ -220,7 +230,7 @@ func (pr *problem) prove(ctx context.Context, r *Result, maxBoxes int) {
 			r.Method = MethodPiecesMax
 		}
 		r.Slack = slackFor(pr.l0, pr.tau, out.sup)
-		r.Tiling = out.tiles
+		r.Tiling, r.Band = out.tiles, out.band
 	}
 	if out.violated && ctx.Err() == nil && !pr.noRelax {
 		lp := pr.relax(ctx, maxBoxes, out.vp, out.vq)
@@ -228,7 +238,7 @@ func (pr *problem) prove(ctx context.Context, r *Result, maxBoxes int) {
 		if lp.boxes > 0 && lp.upper < r.Upper {
 			r.Upper, r.Method = lp.upper, MethodPiecesLP
 			r.L0, r.L1, r.L2, r.Slack = lp.l0, lp.k1, lp.k2, lp.slack
-			r.Tiling = lp.tiles
+			r.Tiling, r.Band = lp.tiles, lp.band
 		}
 		r.Evals = pr.evals
 	}
@@ -399,6 +409,7 @@ type outcome struct {
 	vp, vq   float64
 	boxes    int
 	tiles    []Tile // when problem.tiling: boxes tiling the half square, psi <= sup on each
+	band     *Band  // when problem.tiling: the proved band (nil for none), tiles inside it closed by it
 }
 
 // search proves psi <= l0 + tau on the half square p <= 1/2 (psi is
@@ -451,6 +462,9 @@ func (pr *problem) search(ctx context.Context, maxBoxes int) outcome {
 		for _, b := range kids {
 			if bd.contains(b) {
 				out.boxes++
+				if pr.tiling {
+					out.tiles = append(out.tiles, Tile{b.s1, b.s2, b.t1, b.t2})
+				}
 				continue // inside the proved band
 			}
 			val := pr.bound(b)
@@ -476,6 +490,7 @@ func (pr *problem) search(ctx context.Context, maxBoxes int) outcome {
 		}
 	}
 	if pr.tiling {
+		out.band = bd.export()
 		// The boxes still open: each ub <= sup (the heap's top is the
 		// largest). With the closed and the stuck boxes they tile the half
 		// square, on which psi <= sup is then proved.

@@ -62,8 +62,12 @@ import (
 // When every box of a slab closes below l0 + tau, the (s, t) search
 // closes each of its boxes that lies inside that slab of the band without
 // bounding it.
-// The band is not used for an exported tiling (Settings.Tiling): its
-// boxes are not rectangles in (s, t), which the certificate file holds.
+// With an exported tiling (Settings.Tiling) the band's boxes of the
+// proved slabs are kept (band.tiles) and go to the certificate file as its
+// band (certfile.File.BandBoxes), next to the (s, t) tiles, those inside
+// the band included: the checker (package verify) proves that the band's
+// boxes partition the band, bounds each of them by its own Taylor form in
+// (s, r), and excuses the tiles inside the band.
 
 // Knobs: the band's extent, its share of the box budget, and the alpha
 // from which it is tried.
@@ -338,6 +342,7 @@ type band struct {
 	fl     [][2]float64 // each group's least and largest l_j
 	gW, gL float64      // the sum of w_j / U of the terms with l_j >= bandGroup, and their least l_j
 	above  bool         // a point above l0 + tau was found: the band is given up
+	tiles  []Tile       // with problem.tiling, the boxes of the proved slabs, as (s1, s2, r1, r2)
 }
 
 // contains says whether the (s, t) rectangle b lies inside the band
@@ -347,7 +352,9 @@ func (bd *band) contains(b *box) bool {
 		return false
 	}
 	hi, lo := b.t2-b.s1, b.t1-b.s2
-	pad := 2 * eps64 * (math.Abs(b.t2) + math.Abs(b.s1) + math.Abs(b.t1) + math.Abs(b.s2))
+	// The pad covers the rounding of t - s, and the certificate's decimal
+	// ends (each within half an ulp of the float64 it names).
+	pad := 2*eps64*(math.Abs(b.t2)+math.Abs(b.s1)+math.Abs(b.t1)+math.Abs(b.s2)) + 2*eps64*bd.beta
 	if !(hi+pad <= bd.beta && lo-pad >= -bd.beta) {
 		return false
 	}
@@ -582,6 +589,12 @@ func (pr *problem) searchBand(ctx context.Context, maxBoxes int) *band {
 // false when the budget (bd.boxes up to maxBoxes) ends first.
 func (pr *problem) searchSlab(ctx context.Context, bd *band, sl [2]float64, maxBoxes int) bool {
 	h, seq := &boxHeap{}, 0
+	var tiles []Tile // the closed boxes (with problem.tiling)
+	keep := func(b *box) {
+		if pr.tiling {
+			tiles = append(tiles, Tile{b.s1, b.s2, b.t1, b.t2})
+		}
+	}
 	push := func(b *box) { seq++; b.seq = seq; heap.Push(h, b) }
 	target := pr.l0 + pr.tau
 	root := &box{s1: sl[0], s2: sl[1], t1: -bd.beta, t2: bd.beta} // t: r
@@ -621,19 +634,35 @@ func (pr *problem) searchSlab(ctx context.Context, bd *band, sl [2]float64, maxB
 			}
 			if k.ub > target {
 				push(k)
+			} else {
+				keep(k)
 			}
 		}
 	}
+	for _, b := range *h {
+		keep(b) // ub <= target
+	}
+	bd.tiles = append(bd.tiles, tiles...)
 	return true
 }
 
 // diagonal runs the band search where it applies (alpha >= bandFrom, a
-// binomial model, no exported tiling) and returns the band if proved.
+// binomial model) and returns the band if proved.
 func (pr *problem) diagonal(ctx context.Context, maxBoxes int) *band {
-	if diagOff || pr.tiling || pr.alpha < bandFrom || !pr.m.binom || pr.m.lerr != nil {
+	if diagOff || pr.alpha < bandFrom || !pr.m.binom || pr.m.lerr != nil {
 		return nil
 	}
 	return pr.searchBand(ctx, maxBoxes/bandShare)
+}
+
+// export returns the band's boxes for a certificate file and its extent:
+// beta and the least s of its proved slabs (the greatest is 0); nil for no
+// band.
+func (bd *band) export() *Band {
+	if bd == nil || !bd.ok || len(bd.tiles) == 0 {
+		return nil
+	}
+	return &Band{Beta: bd.beta, S1: bd.slabs[len(bd.slabs)-1][0], S2: bd.slabs[0][1], Boxes: bd.tiles}
 }
 
 // count returns the boxes the band search bounded (0 for nil).

@@ -26,6 +26,12 @@ func (r Result) File(d, k int) *certfile.File {
 	}
 	pt := certfile.Point{D: d, K: k, N: r.N, C: r.C, Alpha: r.Alpha, Eps: r.Eps,
 		Claim: r.Upper, LB: r.LB, L0: r.L0, L1: r.L1, L2: r.L2, Tau: r.Slack, LogU: r.LogU, Tiles: tiles}
+	if b := r.Band; b != nil && len(r.Groups) == 0 {
+		pt.BandBeta, pt.BandS1, pt.BandS2 = b.Beta, b.S1, b.S2
+		for _, t := range b.Boxes {
+			pt.BandBoxes = append(pt.BandBoxes, [4]float64{t.S1, t.S2, t.T1, t.T2})
+		}
+	}
 	if len(r.Groups) == 0 {
 		pt.Method = r.Method
 		return certfile.New(pt)

@@ -88,7 +88,7 @@ func (pr *problem) relax(ctx context.Context, maxBoxes int, vp, vq float64) lpPr
 		best.boxes += out.boxes
 		if u := pr.upper(out.sup); out.boxes > 0 && u < best.upper {
 			best.upper, best.k1, best.k2, best.l0 = u, k1, k2, l0
-			best.slack, best.tiles = slackFor(l0, pr.tau, out.sup), out.tiles
+			best.slack, best.tiles, best.band = slackFor(l0, pr.tau, out.sup), out.tiles, out.band
 		}
 		if !out.violated {
 			break
@@ -111,6 +111,7 @@ type lpProof struct {
 	upper             float64
 	k1, k2, l0, slack float64
 	tiles             []Tile
+	band              *Band
 	boxes             int
 }
 

@@ -124,6 +124,7 @@ func FuzzCheck(f *testing.F) {
 		honest := files[int(which)%len(files)]
 		g := *honest
 		g.Tiles = append([][4]string(nil), honest.Tiles...)
+		g.BandBoxes = append([][4]string(nil), honest.BandBoxes...)
 		g.Groups = slices.Clone(honest.Groups)
 		strs := []*string{&g.C, &g.Alpha, &g.Eps, &g.Claim, &g.L0, &g.L1, &g.L2, &g.Tau, &g.LogU}
 		ints := []*int{&g.D, &g.K, &g.N}
@@ -135,6 +136,8 @@ func FuzzCheck(f *testing.F) {
 				strs, ints = append(strs, &none, &none, &none), append(ints, &nint)
 			}
 		}
+		strs = append(strs, &g.BandBeta, &g.BandS1, &g.BandS2) // "" without a band
+
 		switch fi := int(field) % (len(strs) + len(ints) + 1); {
 		case fi < len(strs) && *strs[fi] == "":
 			// A field this kind does not have (closed-form, pure-dp): the
@@ -159,7 +162,11 @@ func FuzzCheck(f *testing.F) {
 			}
 			*p = int(y)
 		}
-		if !math.IsNaN(val) && len(g.Tiles) > 0 {
+		switch {
+		case math.IsNaN(val):
+		case end&4 != 0 && len(g.BandBoxes) > 0: // a band box's end
+			g.BandBoxes[int(tile)%len(g.BandBoxes)][int(end)%4] = certfile.Num(val)
+		case len(g.Tiles) > 0:
 			ti := int(tile) % len(g.Tiles)
 			g.Tiles[ti][int(end)%4] = certfile.Num(val)
 		}

@@ -93,6 +93,12 @@ func eachWeight(n int, c *big.Rat, fn func(j int, b ival)) {
 // newProblem64 encloses the constants of c in float64. windowed selects
 // the windowed sums (for n >= windowFrom); else every j is summed.
 func newProblem64(c *cert, rhs *big.Float, windowed bool) *problem64 {
+	return newProblem64Bits(c, rhs, windowed, windowBits)
+}
+
+// newProblem64Bits is newProblem64 with a window of every j with B_j or
+// B'_j at least 2^-bits.
+func newProblem64Bits(c *cert, rhs *big.Float, windowed bool, bits int) *problem64 {
 	gs := c.grps()
 	n := termCount(gs, math.MaxInt) - 1 // the last term's number: c.n for one group
 	one := pt64(1)
@@ -152,7 +158,7 @@ func newProblem64(c *cert, rhs *big.Float, windowed bool) *problem64 {
 	if !win {
 		return pr
 	}
-	cut := -float64(windowBits) * math.Ln2
+	cut := -float64(bits) * math.Ln2
 	pr.lo, pr.hi = n+1, 0
 	for j := range lb {
 		if lb[j].hi >= cut || lb[n-j].hi >= cut {

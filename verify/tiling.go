@@ -125,14 +125,16 @@ func rootBox() box {
 // sides are a partition; an overlap or a gap admits no such recursion. The
 // tiles of the solver come from a binary split tree, so they always admit
 // it; a tiling that is not of that kind is rejected even if it covers.
-func checkTiling(tiles []box) error {
-	root := rootBox()
+func checkTiling(tiles []box) error { return checkCover(tiles, rootBox(), "the half square") }
+
+// checkCover is checkTiling for the region root (named name).
+func checkCover(tiles []box, root box, name string) error {
 	for i, t := range tiles {
 		if cmpEnd(t.s1, t.s2) >= 0 || cmpEnd(t.t1, t.t2) >= 0 {
 			return fmt.Errorf("tile %d %v is empty or reversed", i+1, t)
 		}
 		if cmpEnd(t.s1, root.s1) < 0 || cmpEnd(t.s2, root.s2) > 0 || cmpEnd(t.t1, root.t1) < 0 || cmpEnd(t.t2, root.t2) > 0 {
-			return fmt.Errorf("tile %d %v is not inside the half square %v", i+1, t, root)
+			return fmt.Errorf("tile %d %v is not inside %s %v", i+1, t, name, root)
 		}
 	}
 	keys := endKeys(tiles)

@@ -11,8 +11,11 @@
 //  3. the claim is at least (LogU + log(L0 + Tau + L1 + L2)) / (alpha - 1),
 //     the bound the pieces theorem gives (math.md 3c, with l0 = U L0,
 //     tau = Tau U / E, l1 = L1 U / E, l2 = L2 U / E);
-//  4. the tiles partition the half square p <= 1/2 exactly (tiling.go);
-//  5. psi <= L0 + Tau on every tile (psi.go): by the monotone enclosure, or
+//  4. the tiles partition the half square p <= 1/2 exactly (tiling.go),
+//     and the diagonal band's boxes, if any, partition the band (band.go);
+//  5. psi <= L0 + Tau on every band box (band.go: a Taylor form of order
+//     3 in (s, r = t - s)) and on every tile not inside the band (psi.go):
+//     by the monotone enclosure, or
 //     on finite tiles by a second-order Taylor form with the Hessian
 //     enclosed over the tile; a tile that neither closes is split in its
 //     logit coordinates, and its pieces are checked the same way, up to a
@@ -90,6 +93,8 @@ type Report struct {
 	Split    int     // tiles that needed splitting
 	Bound    float64 // the checked bound's upper end, rounded up to float64 (0 when not reached)
 	Fallback int     // boxes that the float64 bounds did not close, re-tried in big.Float
+	Band     int     // boxes of the diagonal band in the file (band.go)
+	InBand   int     // tiles inside the band (not bounded: the band's boxes hold)
 }
 
 type cert struct {
@@ -100,6 +105,7 @@ type cert struct {
 	// groups are the bit groups of a ranges certificate (c is nil then);
 	// nil for a pieces certificate, whose one group is (n, c) (grps).
 	groups []group
+	band   *bandCert // the diagonal band (band.go), nil for none
 }
 
 func parseRat(name, s string) (*big.Rat, error) {
@@ -160,19 +166,45 @@ func parse(f *certfile.File) (*cert, error) {
 		*x.dst = r
 	}
 	ends := endCache{}
-	c.tiles = make([]box, 0, len(f.Tiles))
-	for i, t := range f.Tiles {
+	var err error
+	if c.tiles, err = ends.boxes(f.Tiles, "tile"); err != nil {
+		return nil, err
+	}
+	if len(f.BandBoxes) > 0 {
+		bc := &bandCert{}
+		for _, x := range []struct {
+			s   string
+			dst *end
+		}{{f.BandBeta, &bc.beta}, {f.BandS1, &bc.s1}, {f.BandS2, &bc.s2}} {
+			v, err := ends.parse(x.s)
+			if err != nil {
+				return nil, fmt.Errorf("band: %w", err)
+			}
+			*x.dst = v
+		}
+		if bc.boxes, err = ends.boxes(f.BandBoxes, "band box"); err != nil {
+			return nil, err
+		}
+		c.band = bc
+	}
+	return c, nil
+}
+
+// boxes parses the boxes ts (named what in errors).
+func (m endCache) boxes(ts [][4]string, what string) ([]box, error) {
+	out := make([]box, 0, len(ts))
+	for i, t := range ts {
 		var e [4]end
 		for j, s := range t {
-			v, err := ends.parse(s)
+			v, err := m.parse(s)
 			if err != nil {
-				return nil, fmt.Errorf("tile %d: %w", i+1, err)
+				return nil, fmt.Errorf("%s %d: %w", what, i+1, err)
 			}
 			e[j] = v
 		}
-		c.tiles = append(c.tiles, box{e[0], e[1], e[2], e[3]})
+		out = append(out, box{e[0], e[1], e[2], e[3]})
 	}
-	return c, nil
+	return out, nil
 }
 
 // Check verifies f and returns the report: accepted, or the first failing
@@ -198,7 +230,7 @@ func Check(ctx context.Context, f *certfile.File, o *Options) (Report, error) {
 	if err != nil {
 		return Report{}, err
 	}
-	rep := Report{Tiles: len(c.tiles)}
+	rep := Report{Tiles: len(c.tiles), Band: len(bandBoxes(c))}
 	reject := func(format string, args ...any) (Report, error) {
 		rep.Failure = fmt.Sprintf(format, args...)
 		return rep, nil
@@ -244,6 +276,11 @@ func Check(ctx context.Context, f *certfile.File, o *Options) (Report, error) {
 	if err := checkTiling(c.tiles); err != nil {
 		return reject("tiling: %v", err)
 	}
+	if c.band != nil {
+		if err := checkBand(c.band); err != nil {
+			return reject("band: %v", err)
+		}
+	}
 	// 5. The inequality on every tile.
 	ch := newChecker(c)
 	ch.ctx = ctx
@@ -258,9 +295,25 @@ func Check(ctx context.Context, f *certfile.File, o *Options) (Report, error) {
 		maxExtra = o.MaxExtra
 	}
 	extra := 0
+	for i, b := range bandBoxes(c) {
+		if err := ctx.Err(); err != nil {
+			return rep, err
+		}
+		if bad, ub := ch.proveBand(b, maxDepth, &extra, maxExtra, &rep.Boxes); bad != nil {
+			if err := ctx.Err(); err != nil {
+				return rep, err
+			}
+			return reject("band box %d %v (s, r): psi is not proved <= l0 + tau = %s on %v (bound %s)",
+				i+1, b, ch.rhs.Text('g', 20), *bad, ub)
+		}
+	}
 	for i, t := range c.tiles {
 		if err := ctx.Err(); err != nil {
 			return rep, err
+		}
+		if c.band.inBand(t) {
+			rep.InBand++
+			continue // inside the band, whose boxes are proved above
 		}
 		before := rep.Boxes
 		if bad, ub := ch.prove(t, maxDepth, &extra, maxExtra, &rep.Boxes); bad != nil {
@@ -297,6 +350,7 @@ type checker struct {
 	maxFallback int
 	ctx         context.Context // ends the proof between boxes
 	terms       int             // the terms of F: n + 1 for a pieces certificate
+	band        *bandProblem    // the band's bounds (nil without a band)
 }
 
 func newChecker(c *cert) *checker {
@@ -306,7 +360,20 @@ func newChecker(c *cert) *checker {
 	if fast.windowed() {
 		ch.full = fast.full()
 	}
+	if c.band != nil {
+		// The band's centers need psi's derivatives to a few 1e-18 only
+		// (bandBits), the window's tail bounded as everywhere.
+		ch.band = newBandProblem(c, newProblem64Bits(c, rhs, true, bandBits))
+	}
 	return ch
+}
+
+// bandBoxes returns the band's boxes of c (none without a band).
+func bandBoxes(c *cert) []box {
+	if c.band == nil {
+		return nil
+	}
+	return c.band.boxes
 }
 
 func (ch *checker) big() *problem {

@@ -1,0 +1,554 @@
+package verify
+
+import (
+	"fmt"
+	"math"
+	"math/big"
+)
+
+// The diagonal band of a pieces certificate (certfile.File.BandBoxes).
+//
+// Near the diagonal p = q at large alpha, psi varies on the scale 1/alpha
+// across the diagonal but on the scale 1 along it. The band's boxes are
+// rectangles [s1, s2] x [r1, r2] in (s, r = t - s), s and t the logits of
+// p and q: parallelograms {(s, s + r)} of the (s, t) square. The checker
+// proves, exactly, that they partition the band [S1, S2] x [-beta, beta]
+// of (s, r) (checkCover), and excuses every tile that lies inside the
+// band's parallelogram {S1 <= s <= S2, |t - s| <= beta} (inBand): the
+// tiles still partition the half square, and each point is in a tile that
+// is bounded or in the band, whose boxes are bounded.
+//
+// The bound of a band box. psi is a signed sum of weighted pieces e^Phi,
+//
+//	Phi(s, r) = A psi_l(x) + (1-A) psi_l(y),  x = sg s, y = sg (s + r),
+//	psi_l(x)  = log((e^x + e^-l)/(e^x + 1)) = softplus(-(x+l)) - softplus(-x),
+//
+// F_n's term j < n/2 with weight B_j/U and l = (n-2j) log((1-c)/c) for
+// both sg = +1 (the halves in (p, q)) and sg = -1 (in (1-p, 1-q): term
+// n - j), A = alpha; G with weight L1/E, l = +Inf (psi_Inf = log sigma),
+// A = alpha, subtracted; G^T likewise with L2/E and A = 1 - alpha. (Term
+// n/2 of an even n is the constant B_(n/2): no derivative.) Since x - y =
+// -sg r, the mean value theorem with mu = -A sg r gives
+//
+//	Phi     = psi(y) + mu psi'(xi0)
+//	Phi_s   = sg (psi'(y) + mu psi''(xi1))      Phi_r = sg (1-A) psi'(y)
+//	Phi_ss  = psi''(y) + mu psi'''(xi2)         Phi_sr = Phi_rr = (1-A) psi''(y)
+//	Phi_sss = sg (psi'''(y) + mu psi''''(xi3))  Phi_ssr = Phi_srr = Phi_rrr = sg (1-A) psi'''(y)
+//
+// with every xi between x and y (in the hull of the box's x and y): the
+// s-derivatives stay of order 1 however large alpha is, and mu is of
+// order alpha |r| <= alpha beta. The third derivatives of e^Phi are
+//
+//	D30 = e^Phi (Phi_s^3 + 3 Phi_s Phi_ss + Phi_sss)
+//	D21 = e^Phi (Phi_s^2 Phi_r + 2 Phi_s Phi_sr + Phi_r Phi_ss + Phi_ssr)
+//	D12 = e^Phi (Phi_s Phi_r^2 + Phi_s Phi_rr + 2 Phi_r Phi_sr + Phi_srr)
+//	D03 = e^Phi (Phi_r^3 + 3 Phi_r Phi_rr + Phi_rrr)
+//
+// each enclosed over the box in float64 interval arithmetic. The
+// derivatives of psi_l are psi_l^(k)(x) = sigma^(k-1)(x + l) -
+// sigma^(k-1)(x) = l times a mean of sigma^(k) over [x, x + l] (k >= 1; both
+// enclosed and intersected), with sigma^(k) = P_k(sigma) a polynomial of
+// degree k + 1 with integer coefficients (P_0(S) = S, P_(k+1) = P_k'(S)
+// S (1 - S)), enclosed over an interval of S by its values at the ends
+// and on enclosures of P_k's critical points (proved by bisection with
+// interval Horner, once). F's terms are grouped by
+// l: every term with l within bandBucket of a group's least l (or with l
+// >= bandGroupFrom, one group with l in [least, +Inf]) is bounded by the
+// group's weight sum times the range of a piece with l in the group's
+// range (psi_l^(k) enclosures hold for every l in it); so are the terms
+// whose weight is below e^-bandTiny of the largest, as one group with l
+// in [their least l, +Inf].
+//
+// With these, psi over the box is at most
+//
+//	psi(m) + max_h [grad psi(m) . h + h' H(m) h / 2] + sum_{i+j=3} D^(i,j) h_s^i h_r^j / (i! j!)
+//
+// (Taylor with the Lagrange remainder; m the box's center, h over the box
+// minus m), the value, gradient and Hessian at m from the (p, q)
+// derivatives of problem64 (derivs at a point, the window's tail included)
+// by the chain rule: p' = p(1-p), p'' = p'(1-2p), likewise q,
+//
+//	psi_s = p' psi_p + q' psi_q,  psi_r = q' psi_q,
+//	psi_ss = p'^2 psi_pp + 2 p' q' psi_pq + q'^2 psi_qq + p'' psi_p + q'' psi_q,
+//	psi_sr = p' q' psi_pq + q'^2 psi_qq + q'' psi_q,  psi_rr = q'^2 psi_qq + q'' psi_q,
+//
+// and the quadratic maximized over the rectangle by quadMax64. A box the
+// form does not close is also bounded by problem64's bounds on its
+// bounding rectangle [s1, s2] x [s1 + r1, s2 + r2] in (s, t), and split
+// (in s, or in r where alpha times its width is larger) up to the tiles'
+// budget.
+
+// bandCert is the band of a certificate: its extent and boxes (box.t1,
+// box.t2 hold r).
+type bandCert struct {
+	beta, s1, s2 end
+	boxes        []box
+}
+
+// bandRoot returns the band [S1, S2] x [-beta, beta] in (s, r).
+func (bc *bandCert) root() box {
+	nb := new(big.Rat).Neg(bc.beta.r)
+	return box{bc.s1, bc.s2, end{r: nb, f: -bc.beta.f, exact: bc.beta.exact}, bc.beta}
+}
+
+// checkBand checks the band's extent (0 < beta, S1 < S2 <= 0) and that its
+// boxes partition it (checkCover).
+func checkBand(bc *bandCert) error {
+	if bc.beta.r.Sign() <= 0 {
+		return fmt.Errorf("band beta %v is not positive", bc.beta)
+	}
+	if cmpEnd(bc.s1, bc.s2) >= 0 || bc.s2.r.Sign() > 0 {
+		return fmt.Errorf("band [%v, %v] in s is empty or not inside s <= 0", bc.s1, bc.s2)
+	}
+	return checkCover(bc.boxes, bc.root(), "the band")
+}
+
+// inBand says whether the tile t lies inside the band's parallelogram:
+// S1 <= s1, s2 <= S2, t2 - s1 <= beta and t1 - s2 >= -beta (exact).
+func (bc *bandCert) inBand(t box) bool {
+	if bc == nil || t.s1.inf != 0 || t.s2.inf != 0 || t.t1.inf != 0 || t.t2.inf != 0 {
+		return false
+	}
+	if cmpEnd(t.s1, bc.s1) < 0 || cmpEnd(t.s2, bc.s2) > 0 {
+		return false
+	}
+	hi := new(big.Rat).Sub(t.t2.r, t.s1.r)
+	lo := new(big.Rat).Sub(t.t1.r, t.s2.r)
+	return hi.Cmp(bc.beta.r) <= 0 && lo.Neg(lo).Cmp(bc.beta.r) <= 0
+}
+
+// Grouping of F's terms in the third derivatives' enclosure.
+const (
+	bandBucket    = 0.25 // a group's l spans at most this
+	bandGroupFrom = 60   // terms with l >= this form one group with l in [least, +Inf]
+	bandTiny      = 50   // so do terms whose weight is below e^-bandTiny of the largest
+	// bandBits is the window of the sums at the band's centers (for n >=
+	// windowFrom): every j with B_j or B'_j at least 2^-bandBits, the
+	// rest bounded by problem64's tail (about 1e-21 of psi's scale, far
+	// below any margin the solver leaves).
+	bandBits = 70
+)
+
+// bandPiece is a weighted piece e^Phi of psi: weight e^lw, l in [l1, l2]
+// (+Inf: log sigma), exponent A, subtracted when neg.
+type bandPiece struct {
+	lw     fi
+	l1, l2 float64
+	a      fi
+	neg    bool
+}
+
+// bandProblem bounds psi on band boxes.
+type bandProblem struct {
+	pr     *problem64 // the center's value and derivatives
+	alpha  float64    // alpha rounded (only to choose a split)
+	pieces []bandPiece
+}
+
+// newBandProblem prepares the pieces of a pieces certificate (one group
+// of n bits at c), with pr the float64 problem of the centers (its
+// weights B_j are those of every j).
+func newBandProblem(c *cert, pr *problem64) *bandProblem {
+	bp := &bandProblem{pr: pr}
+	bp.alpha, _ = c.alpha.Float64()
+	one := big.NewRat(1, 1)
+	L := ratFi(new(big.Rat).Quo(new(big.Rat).Sub(one, c.c), c.c)).log()
+	logU := ratFi(c.logU)
+	a := ratFi(c.alpha)
+	n := c.n
+	type group struct {
+		w      fi
+		l1, l2 float64
+	}
+	var gs []group
+	tail := group{l1: math.Inf(1), l2: math.Inf(1)}
+	tiny := 0.0 // a weight below which a term joins tail (e^-bandTiny of the largest)
+	for j := 0; 2*j < n; j++ {
+		tiny = max(tiny, pr.bj[j].hi)
+	}
+	tiny *= math.Exp(-bandTiny)
+	for j := (n - 1) / 2; j >= 0; j-- { // l increasing
+		l := pt64(float64(n - 2*j)).mul(L)
+		b := pr.bj[j]
+		switch k := len(gs) - 1; {
+		case l.lo >= bandGroupFrom || b.hi < tiny:
+			tail.w = tail.w.add(b)
+			tail.l1 = min(tail.l1, l.lo)
+		case k >= 0 && l.hi-gs[k].l1 <= bandBucket:
+			gs[k].w = gs[k].w.add(b)
+			gs[k].l2 = max(gs[k].l2, l.hi)
+		default:
+			gs = append(gs, group{b, l.lo, l.hi})
+		}
+	}
+	if tail.w.hi > 0 {
+		gs = append(gs, tail)
+	}
+	for _, g := range gs {
+		if g.w.hi > 0 {
+			bp.pieces = append(bp.pieces, bandPiece{lw: log0(g.w).sub(logU), l1: g.l1, l2: g.l2, a: a})
+		}
+	}
+	// log(L1/E), log(L2/E): E = e^((alpha-1) eps).
+	ae := new(big.Rat).Sub(c.alpha, one)
+	le := ratFi(ae.Mul(ae, c.eps))
+	inf := math.Inf(1)
+	if c.l1.Sign() > 0 {
+		bp.pieces = append(bp.pieces, bandPiece{lw: ratFi(c.l1).log().sub(le), l1: inf, l2: inf, a: a, neg: true})
+	}
+	if c.l2.Sign() > 0 {
+		bp.pieces = append(bp.pieces, bandPiece{lw: ratFi(c.l2).log().sub(le), l1: inf, l2: inf, a: pt64(1).sub(a), neg: true})
+	}
+	return bp
+}
+
+// sigPolys[k] are the integer coefficients, in S = sigma(x), of the k-th
+// derivative of sigma (k = 0..5), sigDerivs[k] those of d/dS of it, and
+// sigCrits[k] enclosures of every zero of sigDerivs[k] in [0, 1] (sigmaCrits).
+var sigPolys, sigDerivs = sigmaCoefs()
+var sigCrits = sigmaCrits()
+
+func sigmaCoefs() (ps, ds [6][]float64) {
+	ps[0] = []float64{0, 1}
+	deriv := func(c []float64) []float64 {
+		d := make([]float64, len(c)-1)
+		for i := 1; i < len(c); i++ {
+			d[i-1] = float64(i) * c[i]
+		}
+		return d
+	}
+	for k := range ps {
+		if k > 0 {
+			// P_k = P_(k-1)' (S - S^2): exact small integers.
+			d := deriv(ps[k-1])
+			p := make([]float64, len(d)+2)
+			for i, x := range d {
+				p[i+1] += x
+				p[i+2] -= x
+			}
+			ps[k] = p
+		}
+		ds[k] = deriv(ps[k])
+	}
+	return ps, ds
+}
+
+// sigmaCrits encloses the zeros of P_k' in [0, 1]: [0, 1] is bisected
+// until P_k' has one sign on a piece (interval Horner, outward) or the
+// piece is narrower than 2^-40; the narrow pieces, adjacent ones merged,
+// hold every zero, and P_k is monotone on each gap between them.
+func sigmaCrits() (cs [6][]fi) {
+	for k := range cs {
+		var rec func(lo, hi float64)
+		rec = func(lo, hi float64) {
+			d := horner(sigDerivs[k], fi{lo, hi})
+			if d.lo > 0 || d.hi < 0 {
+				return
+			}
+			m := (lo + hi) / 2
+			if hi-lo < 0x1p-40 || !(m > lo && m < hi) {
+				if n := len(cs[k]); n > 0 && cs[k][n-1].hi >= lo {
+					cs[k][n-1].hi = hi
+				} else {
+					cs[k] = append(cs[k], fi{lo, hi})
+				}
+				return
+			}
+			rec(lo, m)
+			rec(m, hi)
+		}
+		rec(0, 1)
+	}
+	return cs
+}
+
+// horner encloses the polynomial c at every S in s.
+func horner(c []float64, s fi) fi {
+	v := pt64(c[len(c)-1])
+	for i := len(c) - 2; i >= 0; i-- {
+		v = v.mul(s).add(pt64(c[i]))
+	}
+	return v
+}
+
+// polyRange encloses P_k over s (within [0, 1]): its extremes are at
+// s's ends or inside an enclosure of a zero of P_k' (sigCrits), where
+// interval Horner over the (narrow) overlap encloses it.
+func polyRange(k int, s fi) fi {
+	v := horner(sigPolys[k], pt64(s.lo)).hull(horner(sigPolys[k], pt64(s.hi)))
+	for _, c := range sigCrits[k] {
+		if lo, hi := max(c.lo, s.lo), min(c.hi, s.hi); lo <= hi {
+			v = v.hull(horner(sigPolys[k], fi{lo, hi}))
+		}
+	}
+	return v
+}
+
+// sigmaAt encloses sigma(x) (x may be infinite): e^x/(1 + e^x) for x <=
+// 0, 1/(1 + e^-x) above (no overflow).
+func sigmaAt(x float64) fi {
+	switch {
+	case math.IsInf(x, 1):
+		return pt64(1)
+	case math.IsInf(x, -1):
+		return pt64(0)
+	case x <= 0:
+		e := pt64(x).exp()
+		return e.div(pt64(1).add(e))
+	}
+	return pt64(1).div(pt64(1).add(pt64(-x).exp()))
+}
+
+// sigS encloses sigma over [x1, x2] (ends may be infinite): sigma
+// increases.
+func sigS(x1, x2 float64) fi {
+	return fi{max(sigmaAt(x1).lo, 0), min(sigmaAt(x2).hi, 1)}
+}
+
+// softplusAt encloses log(1 + e^z) at the point z.
+func softplusAt(z float64) fi {
+	if z <= 0 {
+		return log1p64(pt64(z).exp())
+	}
+	return pt64(z).add(log1p64(pt64(-z).exp()))
+}
+
+// psiAt encloses psi_l(x) at the point x (l = +Inf: log sigma(x) =
+// -softplus(-x)).
+func psiAt(l, x float64) fi {
+	if math.IsInf(l, 1) {
+		return softplusAt(-x).neg()
+	}
+	return softplusAt(-up(x + l)).hull(softplusAt(-dn(x + l))).sub(softplusAt(-x))
+}
+
+// psiRanges are the ranges of sigma over X, over [X.lo + l1, X.hi + l2]
+// and over [X.lo, X.hi + l2] (the last only for a finite l2), from which
+// psiRange encloses psi_l^(k) over X for every l in [l1, l2].
+type psiRanges struct {
+	x            fi
+	l1, l2       float64
+	base, sh, wd fi
+}
+
+// newPsiRanges computes the ranges of sigma of psiRanges, with base its
+// range over X (shared by the pieces).
+func newPsiRanges(x fi, l1, l2 float64, base fi) psiRanges {
+	r := psiRanges{x: x, l1: l1, l2: l2, base: base, sh: sigS(dn(x.lo+l1), up(x.hi+l2))}
+	if !math.IsInf(l2, 1) {
+		r.wd = sigS(x.lo, up(x.hi+l2))
+	}
+	return r
+}
+
+// psiRange encloses psi_l^(k) over x in X for every l in [l1, l2] (0 < l1
+// <= l2 <= +Inf): psi_l increases in x and decreases in l; for k >= 1 the
+// difference of sigma^(k-1) at x + l and x, intersected (l2 finite) with
+// [l1, l2] times the range of sigma^(k) over [X.lo, X.hi + l2].
+func (r *psiRanges) psiRange(k int) fi {
+	if k == 0 {
+		return fi{psiAt(r.l2, r.x.lo).lo, psiAt(r.l1, r.x.hi).hi}
+	}
+	d := polyRange(k-1, r.sh).sub(polyRange(k-1, r.base))
+	if math.IsInf(r.l2, 1) {
+		return d
+	}
+	in := fi{r.l1, r.l2}.mul(polyRange(k, r.wd))
+	v := fi{max(d.lo, in.lo), min(d.hi, in.hi)}
+	if v.lo > v.hi {
+		panic(arithError("band: psi_l^(k) enclosures disjoint"))
+	}
+	return v
+}
+
+// testBandDropMu is a test hook: the alpha-sized part mu psi” of Phi_s
+// is dropped (a deliberately wrong derivative, which tests must catch).
+var testBandDropMu bool
+
+// bandSide is a box's y and its hull with x for one sign sg, with the
+// ranges of sigma over them (shared by the pieces).
+type bandSide struct {
+	sg           float64
+	y, h, sy, sh fi
+}
+
+func newBandSide(sg float64, S, R fi) bandSide {
+	sgn := func(x fi) fi {
+		if sg < 0 {
+			return x.neg()
+		}
+		return x
+	}
+	X, Y := sgn(S), sgn(S.add(R))
+	H := X.hull(Y)
+	return bandSide{sg: sg, y: Y, h: H, sy: sigS(Y.lo, Y.hi), sh: sigS(H.lo, H.hi)}
+}
+
+// third encloses D30, D21, D12, D03 of the piece e^Phi (sign sd.sg) over
+// the box S x R in (s, r), times its weight (negated when subtracted).
+func (pc *bandPiece) third(sd *bandSide, R fi) [4]fi {
+	sg := sd.sg
+	sgn := func(x fi) fi {
+		if sg < 0 {
+			return x.neg()
+		}
+		return x
+	}
+	mu := sgn(pc.a.mul(R)).neg()
+	ry, rh := newPsiRanges(sd.y, pc.l1, pc.l2, sd.sy), newPsiRanges(sd.h, pc.l1, pc.l2, sd.sh)
+	var pY [4]fi
+	var pH [5]fi
+	for k := range 5 {
+		if k < 4 {
+			pY[k] = ry.psiRange(k)
+		}
+		if k > 0 {
+			pH[k] = rh.psiRange(k)
+		}
+	}
+	b := pt64(1).sub(pc.a)
+	phi := pY[0].add(mu.mul(pH[1]))
+	ps := sgn(pY[1].add(mu.mul(pH[2])))
+	if testBandDropMu {
+		ps = sgn(pY[1])
+	}
+	pr := sgn(b.mul(pY[1]))
+	pss := pY[2].add(mu.mul(pH[3]))
+	psr := b.mul(pY[2]) // = Phi_rr
+	psss := sgn(pY[3].add(mu.mul(pH[4])))
+	p3 := sgn(b.mul(pY[3])) // Phi_ssr = Phi_srr = Phi_rrr
+	e := phi.add(pc.lw).exp()
+	if pc.neg {
+		e = e.neg()
+	}
+	two, three := pt64(2), pt64(3)
+	return [4]fi{
+		e.mul(ipow64(ps, 3).add(three.mul(ps).mul(pss)).add(psss)),
+		e.mul(ps.sqr().mul(pr).add(two.mul(ps).mul(psr)).add(pr.mul(pss)).add(p3)),
+		e.mul(ps.mul(pr.sqr()).add(ps.mul(psr)).add(two.mul(pr).mul(psr)).add(p3)),
+		e.mul(ipow64(pr, 3).add(three.mul(pr).mul(psr)).add(p3)),
+	}
+}
+
+// thirdRange encloses D30, D21, D12, D03 of psi over S x R.
+func (bp *bandProblem) thirdRange(S, R fi) [4]fi {
+	var r [4]fi
+	sides := [2]bandSide{newBandSide(1, S, R), newBandSide(-1, S, R)}
+	for i := range bp.pieces {
+		for j := range sides {
+			t := bp.pieces[i].third(&sides[j], R)
+			for k := range r {
+				r[k] = r[k].add(t[k])
+			}
+		}
+	}
+	return r
+}
+
+// endFi encloses a finite end.
+func endFi(e end) fi {
+	if e.exact {
+		return pt64(e.f)
+	}
+	return ratFi(e.r)
+}
+
+// taylor returns the Taylor bound of psi over the band box b ((s, r):
+// b.t1, b.t2 hold r), +Inf on an arithmetic exception.
+func (bp *bandProblem) taylor(b box) float64 {
+	return try(func() float64 {
+		S, R := fi{endFi(b.s1).lo, endFi(b.s2).hi}, fi{endFi(b.t1).lo, endFi(b.t2).hi}
+		sm := (S.lo + S.hi) / 2
+		tm := sm + (R.lo+R.hi)/2
+		if !(S.lo <= sm && sm <= S.hi) || math.IsInf(tm, 0) {
+			return math.Inf(1)
+		}
+		rc := pt64(tm).sub(pt64(sm)) // the center's r
+		ds, dr := S.sub(pt64(sm)), R.sub(rc)
+		mp, mq := logistic64(end{f: sm, exact: true}), logistic64(end{f: tm, exact: true})
+		c := bp.pr.derivs(mp, mp, mq, mq, kindsPoint)
+		p1, q1 := mp.x.mul(mp.xb), mq.x.mul(mq.xb)
+		p2, q2 := p1.mul(mp.xb.sub(mp.x)), q1.mul(mq.xb.sub(mq.x))
+		two := pt64(2)
+		gs := p1.mul(c[1]).add(q1.mul(c[2]))
+		gr := q1.mul(c[2])
+		hrr := q1.sqr().mul(c[5]).add(q2.mul(c[2]))
+		hsr := p1.mul(q1).mul(c[4]).add(hrr)
+		hss := p1.sqr().mul(c[3]).add(two.mul(p1).mul(q1).mul(c[4])).add(q1.sqr().mul(c[5])).add(p2.mul(c[1])).add(q2.mul(c[2]))
+		q := min(quadMax64(gs, gr, hss, hsr, hrr, ds, dr), schurMax(gs, gr, hss, hsr, hrr, ds), schurMax(gr, gs, hrr, hsr, hss, dr))
+		if up(c[0].hi+q) > bp.pr.rhs {
+			return up(c[0].hi + q) // the remainder is not needed to fail
+		}
+		t3 := bp.thirdRange(S, R)
+		rem := pt64(0)
+		for k, fact := range [4]float64{6, 2, 2, 6} {
+			rem = rem.add(t3[k].mul(ipow64(ds, 3-k)).mul(ipow64(dr, k)).div(pt64(fact)))
+		}
+		return up(up(c[0].hi+q) + rem.hi)
+	})
+}
+
+// schurMax returns an upper bound of Q(x, y) = gp x + gq y + (hpp x^2 + 2
+// hpq x y + hqq y^2)/2 over dp x dq (every y), +Inf unless hqq < 0: then
+// Q(x, y) <= M(x) = max over every y of Q(x, y) = gq^2/(-2 hqq) + (gp +
+// gq hpq/(-hqq)) x + (hpp + hpq^2/(-hqq)) x^2/2, whose maximum over dp
+// quad164 bounds. Along the diagonal the Hessian in (s, r) is nearly
+// singular (hss hrr ~ hsr^2), where quadMax64's enclosure of its
+// determinant straddles 0 and it falls back to the natural extension
+// over the box; M keeps the cancellation in its x^2 coefficient.
+func schurMax(gp, gq, hpp, hpq, hqq, dp fi) float64 {
+	if hqq.hi >= 0 {
+		return math.Inf(1)
+	}
+	nh := hqq.neg()
+	c0 := gq.sqr().div(pt64(2).mul(nh))
+	c1 := gp.add(gq.mul(hpq).div(nh))
+	c2 := hpp.add(hpq.sqr().div(nh)).mul(pt64(0.5))
+	return up(c0.hi + quad164(c1, c2, dp.lo, dp.hi))
+}
+
+// bandRect returns the bounding rectangle [s1, s2] x [s1 + r1, s2 + r2]
+// in (s, t) of the band box b.
+func bandRect(b box) box {
+	t1 := new(big.Rat).Add(b.s1.r, b.t1.r)
+	t2 := new(big.Rat).Add(b.s2.r, b.t2.r)
+	e1, x1 := t1.Float64()
+	e2, x2 := t2.Float64()
+	return box{b.s1, b.s2, end{r: t1, f: e1, exact: x1}, end{r: t2, f: e2, exact: x2}}
+}
+
+// proveBand checks psi <= rhs on the band box b (in (s, r)), splitting it
+// when needed; it returns nil, or the box that failed and its bound as
+// text.
+func (ch *checker) proveBand(b box, depth int, extra *int, maxExtra int, boxes *int) (*box, string) {
+	if ch.ctx.Err() != nil {
+		return &b, "cancelled"
+	}
+	*boxes++
+	ub := ch.band.taylor(b)
+	if ub <= ch.fast.rhs {
+		return nil, ""
+	}
+	if ok, _, _ := ch.bound(bandRect(b)); ok {
+		return nil, ""
+	}
+	if depth <= 0 || *extra+2 > maxExtra {
+		return &b, fmt.Sprintf("Taylor %.17g", ub)
+	}
+	*extra += 2
+	ws := new(big.Rat).Sub(b.s2.r, b.s1.r)
+	wr := new(big.Rat).Sub(b.t2.r, b.t1.r)
+	wr.Mul(wr, new(big.Rat).SetFloat64(max(ch.band.alpha, 1)))
+	x, y := b, b
+	if ws.Cmp(wr) >= 0 {
+		m := midEnd(b.s1, b.s2)
+		x.s2, y.s1 = m, m
+	} else {
+		m := midEnd(b.t1, b.t2)
+		x.t2, y.t1 = m, m
+	}
+	if bad, s := ch.proveBand(x, depth-1, extra, maxExtra, boxes); bad != nil {
+		return bad, s
+	}
+	return ch.proveBand(y, depth-1, extra, maxExtra, boxes)
+}
