@@ -76,7 +76,7 @@ func runConjecture(ctx context.Context, args []string, stdout, stderr io.Writer,
 	fs.Uint64Var(&o.seed, "seed", 1, "seed of the points: the same seed draws the same points")
 	fs.IntVar(&o.maxBoxes, "max-boxes", 20_000, "boxes bounded per point at most, >= 1")
 	fs.Float64Var(&o.tol, "tol", certify.DefaultTol, "gap upper - lb in nats that counts as proved, > 0")
-	fs.DurationVar(&o.timeout, "timeout", 10*time.Second, "time limit per point's solve, and again for its check, 0 means none")
+	fs.DurationVar(&o.timeout, "timeout", 10*time.Second, "time limit per point, 0 means none")
 	fs.IntVar(&o.workers, "workers", runtime.GOMAXPROCS(0), "points certified in parallel, >= 1")
 	fs.StringVar(&o.memFlag, "max-memory", "1GiB", "memory cap by estimate, e.g. 512MiB: --workers x certify.MemoryBytes(--max-boxes) must fit")
 	fs.StringVar(&o.out, "out", "", "CSV file of one row per point, flushed row by row (default none)")
