@@ -154,9 +154,14 @@ func newAmplifier(n int, c *big.Rat) *amplifier {
 // candidates returns the range [t0, t1] of t holding t* (empty when t1 <
 // t0), or ok false when it holds more than maxCandidates values.
 func (a *amplifier) candidates(d, gm1 float64) (t0, t1 int, ok bool) {
-	// log R = log(1 + gm1/d), enclosed.
+	// log R = log(1 + gm1/d), enclosed; where gm1/d overflows, log(d +
+	// gm1) - log d with log(d + gm1) <= log 2 + log max(d, gm1).
 	lRlo := max(0, logLo(max(1, dn(1+dn(gm1/d)))))
 	lRhi := logHi(max(1, up(1+up(gm1/d))))
+	if math.IsInf(lRhi, 1) {
+		lRlo = max(0, dn(logLo(dn(d+gm1))-logHi(d)))
+		lRhi = up(up(ln2Fi.hi+logHi(max(d, gm1))) - logLo(d))
+	}
 	// q = log R / L, enclosed (L.lo may have underflowed to 0).
 	qlo := dn(lRlo / a.L.hi)
 	qhi := 0.0
@@ -188,7 +193,7 @@ func (a *amplifier) up(delta, gm1 float64) float64 {
 	if a.n == 0 || delta == 0 {
 		return delta
 	}
-	gm1 = max(gm1, 0)
+	gm1 = min(max(gm1, 0), math.MaxFloat64) // a lower bound stays one
 	t0, t1, ok := a.candidates(delta, gm1)
 	if !ok {
 		return delta
@@ -203,10 +208,10 @@ func (a *amplifier) up(delta, gm1 float64) float64 {
 // at returns an upper bound on F_t at d = delta, g - 1 = gm1 (exact
 // inputs): upper bounds on M_t, lower ones on m_t.
 func (a *amplifier) at(t int, delta, gm1 float64) float64 {
-	d := pt64(delta)
-	w := d.add(pt64(gm1))
 	M, m := a.b.cdfUp(t), a.b.survLo(a.n-t)
-	return pt64(M).mul(d).sub(pt64(m).mul(w)).hi
+	// M d from above minus m (d + gm1) from below (all terms >= 0; the
+	// sum rounded down stays finite).
+	return up(up(M*delta) - dn(m*dn(delta+gm1)))
 }
 
 // laplaceUp returns an upper bound on the Laplace mechanism's profile at
