@@ -1,10 +1,15 @@
 package verify
 
 import (
+	"context"
 	"math"
 	"math/big"
 	"math/rand/v2"
+	"strconv"
+	"strings"
 	"testing"
+
+	"github.com/bernamp/bernamp/certfile"
 )
 
 // exactBinom holds the exact Bin(n, a/b) cdf at the t asked for:
@@ -287,4 +292,59 @@ func TestAmplifierThreshold(t *testing.T) {
 		t.Errorf("a threshold off by one was never caught: %d (t*+1), %d (t*-1) of %d", wrongHigh, wrongLow, evals)
 	}
 	t.Logf("off by one caught: %d (t*+1), %d (t*-1) of %d", wrongHigh, wrongLow, evals)
+}
+
+// TestProfileLargeN: honest compose certificates past the former cap of
+// n = 2000 (bernamp compose --steps 10 --discretization 0.01
+// --certificate-out: gaussian sigma 2 at d 3000 and 10^5, c 0.45;
+// gaussian sigma 0.5 at d 10^4, c 0.4999, where amplification is large;
+// subsampled Gaussian q 0.1 sigma 1 at d 10^4, c 0.49) are accepted, and
+// mutations rejected: the claim lowered, c moved toward 0, n doubled
+// (less private: more coins; a smaller n is more private, and the file
+// rightly stays accepted). At d 10^5, c 0.45 no amplification is left
+// (eps_upper is the mechanism's own): neither c nor n moves its profile,
+// so that file takes the claim's mutation only (it checks the window at
+// n = 10^5 accepts).
+func TestProfileLargeN(t *testing.T) {
+	files := []struct {
+		name      string
+		amplified bool
+	}{
+		{"profile-gaussian-d3000-k1-c0.45-steps10-delta1e-05.json", true},
+		{"profile-gaussian-d100000-k1-c0.45-steps10-delta1e-05.json", false},
+		{"profile-gaussian-d10000-k1-c0.4999-steps10-delta1e-05.json", true},
+		{"profile-subsampled-gaussian-d10000-k1-c0.49-steps10-delta1e-05.json", true},
+	}
+	for _, fl := range files {
+		name := fl.name
+		f := readProfile(t, name)
+		if rep, err := Check(context.Background(), f, nil); err != nil || !rep.Accepted {
+			t.Errorf("%s: %+v, %v; want accepted", name, rep, err)
+		}
+		for _, tc := range []struct {
+			what string
+			mut  func(f *certfile.File)
+			want string
+		}{
+			{"claim lowered 2%", func(f *certfile.File) {
+				c, _ := strconv.ParseFloat(f.Claim, 64)
+				f.Claim = certfile.Exact(c * 0.98)
+			}, "above delta"},
+			{"c toward 0", func(f *certfile.File) {
+				c, _ := strconv.ParseFloat(f.C, 64)
+				f.C = certfile.Exact(c * 0.8)
+			}, "does not dominate"},
+			{"n doubled", func(f *certfile.File) { f.D *= 2; f.N = f.D * f.K }, "does not dominate"},
+		} {
+			if tc.what != "claim lowered 2%" && !fl.amplified {
+				continue
+			}
+			f := readProfile(t, name)
+			tc.mut(f)
+			rep, err := Check(context.Background(), f, nil)
+			if err != nil || rep.Accepted || !strings.Contains(rep.Failure, tc.want) {
+				t.Errorf("%s, %s: %+v, %v; want a rejection with %q", name, tc.what, rep, err, tc.want)
+			}
+		}
+	}
 }
