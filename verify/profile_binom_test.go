@@ -348,3 +348,14 @@ func TestProfileLargeN(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkBinomWindow: the window's construction (once per step kind).
+func BenchmarkBinomWindow(b *testing.B) {
+	for _, n := range []int{2000, 10000, 100000, 1000000, 1000000000} {
+		b.Run(strconv.Itoa(n), func(b *testing.B) {
+			for range b.N {
+				newAmplifier(n, big.NewRat(9, 20))
+			}
+		})
+	}
+}
