@@ -94,28 +94,25 @@ func newBinomWindow(n int, c *big.Rat) *binomWindow {
 	}
 	// lo: the smallest k <= mode with nkl(k) < binomNats (nkl falls on
 	// [0, nc]); hi: the largest k >= mode with it (nkl rises on [nc, n]).
-	lo, hi := 0, n
-	if nkl(0) >= binomNats {
-		a, b := 0, mode // nkl(a) >= binomNats > nkl(b), presumably
+	// split returns the boundary in [a, b] of a predicate true at a and
+	// false at b (presumably; monotone between): the last k it holds at.
+	split := func(a, b int, p func(int) bool) int {
 		for b-a > 1 {
-			if m := (a + b) / 2; nkl(m) >= binomNats {
+			if m := (a + b) / 2; p(m) {
 				a = m
 			} else {
 				b = m
 			}
 		}
-		lo = b
+		return a
 	}
-	if nkl(n) >= binomNats {
-		a, b := mode, n
-		for b-a > 1 {
-			if m := (a + b) / 2; nkl(m) >= binomNats {
-				b = m
-			} else {
-				a = m
-			}
-		}
-		hi = a
+	far := func(k int) bool { return nkl(k) >= binomNats }
+	lo, hi := 0, n
+	if far(0) {
+		lo = split(0, mode, far) + 1
+	}
+	if far(n) {
+		hi = split(mode, n, func(k int) bool { return !far(k) })
 	}
 	w := &binomWindow{n: n, lo: lo, hi: hi, tl: 1, tr: 1}
 	// The tails, proved: lo - 1 <= n c and hi + 1 >= n c are checked
