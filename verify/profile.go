@@ -17,10 +17,12 @@ import (
 // amplification): not checked, which is neither accepted nor rejected.
 var ErrUnsupported = errors.New("verify: not covered by the checker")
 
-// profileMaxN caps n = d k of an amplified profile certificate (the
-// binomial cdfs are enclosed at 128 bits, every t evaluated at every grid
-// point).
-const profileMaxN = 2000
+// profileMaxN caps n = d k of an amplified profile certificate, as the
+// solver does: the binomial window (profile_binom.go) then holds at most
+// about 1.3 million weights, built once per step kind in 128-bit
+// arithmetic (about a second) and 2 float64 arrays (20 MB); each grid
+// point then evaluates one or two t (amplifier.up).
+const profileMaxN = 1_000_000_000
 
 // maxSlack is the largest domination slack a profile certificate may
 // need (checkProfile, item 2): more means the PLD does not dominate the
@@ -291,12 +293,10 @@ func newKindBound(k certfile.ProfileKind) (kindBound, string, error) {
 	}
 	amp := &amplifier{}
 	if c.Sign() > 0 {
-		n := k.D * k.K
-		if n > profileMaxN {
-			return kindBound{}, "", fmt.Errorf("%w: n = %d exceeds the profile checker's cap of %d", ErrUnsupported, n, profileMaxN)
+		if k.D < 1 || k.K < 1 || k.D > profileMaxN/k.K {
+			return kindBound{}, "", fmt.Errorf("%w: n = d k = %d x %d exceeds the profile checker's cap of %d", ErrUnsupported, k.D, k.K, profileMaxN)
 		}
-		amp.n = n
-		amp.M, amp.m = binomialCDFs(n, c)
+		amp = newAmplifier(k.D*k.K, c)
 	}
 	kb.g = func(e float64) float64 { return amp.up(mech(e), dn(expLo(e)-1)) }
 	kb.gRev = func(e float64) float64 { return amp.up(mechRev(e), dn(expLo(e)-1)) }

@@ -111,50 +111,107 @@ func gaussianUp(mu fi, eps float64) float64 {
 	return min(1, max(0, v.hi))
 }
 
-// binomialCDFs returns, for t = 0..n, upper bounds on M_t = P(Bin(n, c)
-// <= t) and lower bounds on m_t = P(Bin(n, 1-c) <= t): the pmf C(n, j)
-// c^j (1-c)^(n-j) enclosed in big.Float interval arithmetic (C(n, j)
-// exact), summed, rounded outward to float64.
-func binomialCDFs(n int, c *big.Rat) (M, m []float64) {
-	// P(Bin(n, 1-c) = j) is P(Bin(n, c) = n - j).
-	w := groupWeights(n, c)
-	M, m = make([]float64, n+1), make([]float64, n+1)
-	sM, sm := constIval(0), constIval(0)
-	for j := 0; j <= n; j++ {
-		sM, sm = sM.add(w[j]), sm.add(w[n-j])
-		M[j] = min(1, floatUp(sM.hi))
-		m[j] = max(0, floatDown(sm.lo))
-	}
-	M[n], m[n] = 1, 1 // the whole mass: exactly 1
-	return M, m
-}
-
 // amplifier bounds the exact amplified profile (the theorem of
 // docs/compose.md): for eps' >= 0, g = e^eps' and delta = delta_M(eps'),
 //
-//	delta'(eps') = max_t [ (M_t - m_t) delta - m_t (g - 1) ]_+ ,
+//	delta'(eps') = max_t [ F_t ]_+ ,  F_t = (M_t - m_t) delta - m_t (g - 1),
 //
-// at most delta (post-processing). Each term increases in delta (M_t >=
-// m_t: Bin(n, c) is stochastically below Bin(n, 1-c)) and in M_t, and
-// decreases in m_t and g, so upper bounds on delta and M_t and lower
-// ones on m_t and g give an upper bound; every t is evaluated.
+// M_t = P(Bin(n, c) <= t), m_t = P(Bin(n, 1-c) <= t) = P(Bin(n, c) >= n -
+// t), at most delta (post-processing). Each F_t increases in delta (M_t
+// >= m_t: Bin(n, c) is stochastically below Bin(n, 1-c)) and in M_t, and
+// decreases in m_t and g, so upper bounds on delta and M_t and lower ones
+// on m_t and g give an upper bound on each F_t.
+//
+// Which t. Take the inputs d >= delta and gm1 <= g - 1 as exact numbers
+// and F_t at them (an upper bound on the true F_t, each t). With F_-1 =
+// 0, F_t - F_(t-1) = b_c(t) d - b_(1-c)(t) (d + gm1), b the pmfs, and
+// b_c(t)/b_(1-c)(t) = ((1-c)/c)^(n-2t), so the increment is positive iff
+// L (n - 2t) > log R, L = log((1-c)/c) > 0, R = (d + gm1)/d >= 1: iff t <
+// x = (n - log R/L)/2. That holds for every t up to t* = ceil(x) - 1
+// and for none above, so max_(t >= -1) F_t = F_(t*) (0 when t* < 0).
+// With x enclosed in [xlo, xhi] (L and log R enclosed, every operation
+// rounded outward), t* is in [ceil(xlo) - 1, ceil(xhi) - 1], so the
+// largest upper bound over that set (one or two t: x is enclosed to
+// about n ulps) is at least F_(t*), hence at least every F_t. A set of
+// more than maxCandidates t (only where L or log R is not enclosed, as at
+// an overflow of gm1/d) gives delta itself, which is always an upper
+// bound.
 type amplifier struct {
-	n    int // 0: no amplification (delta' = delta)
-	M, m []float64
+	n int // 0: no amplification (delta' = delta)
+	b *binomWindow
+	L fi // log((1-c)/c)
 }
 
+// maxCandidates caps the t evaluated per call of amplifier.up.
+const maxCandidates = 64
+
+// newAmplifier returns the amplifier of n >= 1 coins of bias c in (0,
+// 1/2).
+func newAmplifier(n int, c *big.Rat) *amplifier {
+	return &amplifier{n: n, b: newBinomWindow(n, c), L: binomL(c)}
+}
+
+// candidates returns the range [t0, t1] of t holding t* (empty when t1 <
+// t0), or ok false when it holds more than maxCandidates values.
+func (a *amplifier) candidates(d, gm1 float64) (t0, t1 int, ok bool) {
+	// log R = log(1 + gm1/d), enclosed; where gm1/d overflows, log(d +
+	// gm1) - log d with log(d + gm1) <= log 2 + log max(d, gm1).
+	lRlo := max(0, logLo(max(1, dn(1+dn(gm1/d)))))
+	lRhi := logHi(max(1, up(1+up(gm1/d))))
+	if math.IsInf(lRhi, 1) {
+		lRlo = max(0, dn(logLo(dn(d+gm1))-logHi(d)))
+		lRhi = up(up(ln2Fi.hi+logHi(max(d, gm1))) - logLo(d))
+	}
+	// q = log R / L, enclosed (L.lo may have underflowed to 0).
+	qlo := dn(lRlo / a.L.hi)
+	qhi := 0.0
+	if lRhi > 0 {
+		qhi = math.Inf(1)
+		if a.L.lo > 0 {
+			qhi = up(lRhi / a.L.lo)
+		}
+	}
+	n := float64(a.n)
+	xlo, xhi := dn(dn(n-qhi)*0.5), up(up(n-qlo)*0.5)
+	if xlo != xlo || xhi != xhi {
+		return 0, 0, false
+	}
+	if xhi <= 0 {
+		return 0, -1, true // t* < 0: every F_t <= 0
+	}
+	t1 = min(int(math.Ceil(xhi))-1, a.n-1) // xhi <= n/2 + rounding
+	t0 = 0
+	if xlo > 0 {
+		t0 = int(math.Ceil(xlo)) - 1
+	}
+	return t0, t1, t1-t0 < maxCandidates
+}
+
+// up returns an upper bound on delta'(eps') from an upper bound delta on
+// delta_M(eps') and a lower bound gm1 on e^eps' - 1.
 func (a *amplifier) up(delta, gm1 float64) float64 {
 	if a.n == 0 || delta == 0 {
 		return delta
 	}
+	gm1 = min(max(gm1, 0), math.MaxFloat64) // a lower bound stays one
+	t0, t1, ok := a.candidates(delta, gm1)
+	if !ok {
+		return delta
+	}
 	best := 0.0
-	d := pt64(delta)
-	w := d.add(pt64(max(gm1, 0)))
-	for t := 0; t < a.n; t++ { // t = n gives -(g-1) <= 0
-		v := pt64(a.M[t]).mul(d).sub(pt64(a.m[t]).mul(w))
-		best = max(best, v.hi)
+	for t := t0; t <= t1; t++ {
+		best = max(best, a.at(t, delta, gm1))
 	}
 	return min(best, delta)
+}
+
+// at returns an upper bound on F_t at d = delta, g - 1 = gm1 (exact
+// inputs): upper bounds on M_t, lower ones on m_t.
+func (a *amplifier) at(t int, delta, gm1 float64) float64 {
+	M, m := a.b.cdfUp(t), a.b.survLo(a.n-t)
+	// M d from above minus m (d + gm1) from below (all terms >= 0; the
+	// sum rounded down stays finite).
+	return up(up(M*delta) - dn(m*dn(delta+gm1)))
 }
 
 // laplaceUp returns an upper bound on the Laplace mechanism's profile at

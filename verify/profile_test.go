@@ -272,9 +272,15 @@ func TestProfileNotCovered(t *testing.T) {
 		t.Errorf("cauchy: %+v, %v", rep, err)
 	}
 	f = readProfile(t, profileRow)
-	f.D, f.N = 5000, 5000
+	f.D, f.N = profileMaxN+1, profileMaxN+1
 	if rep, err := Check(context.Background(), f, nil); !errors.Is(err, ErrUnsupported) || rep.Accepted {
-		t.Errorf("n 5000: %+v, %v", rep, err)
+		t.Errorf("n past the cap: %+v, %v", rep, err)
+	}
+	// Below the cap a changed n is checked, and rejected.
+	f = readProfile(t, profileRow)
+	f.D, f.N = 5000, 5000
+	if rep, err := Check(context.Background(), f, nil); err != nil || rep.Accepted || !strings.Contains(rep.Failure, "does not dominate") {
+		t.Errorf("n 5000: %+v, %v; want a rejection", rep, err)
 	}
 	f = readProfile(t, profileRow)
 	f.Profile.Steps = 1 << 20 // a composition past the transform cap
@@ -293,7 +299,7 @@ func TestProfileNotCovered(t *testing.T) {
 		want error
 	}{
 		{"plan kind cauchy", func(k *certfile.ProfileKind) { k.Mechanism = "cauchy" }, ErrUnsupported},
-		{"plan kind n 5000", func(k *certfile.ProfileKind) { k.D = 5000 }, ErrUnsupported},
+		{"plan kind n past the cap (certfile caps a plan kind's n at the checker's)", func(k *certfile.ProfileKind) { k.D = profileMaxN + 1 }, ErrMalformed},
 		{"plan kind d 0", func(k *certfile.ProfileKind) { k.D = 0 }, ErrMalformed},
 		{"plan kind steps 0", func(k *certfile.ProfileKind) { k.Steps = 0 }, ErrMalformed},
 		{"plan kind c not a number", func(k *certfile.ProfileKind) { k.C = "x" }, ErrMalformed},
