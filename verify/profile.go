@@ -58,14 +58,19 @@ const maxSlack = 1e-9
 //  3. Composition. The T-fold composition of the mixture has finite
 //     masses (1 - a)^T p^{*T} (losses raised by T shift) and infinity mass
 //     1 - ((1 - a) S_P)^T <= T (1 - S_P + a). The T-fold convolution p^{*T}
-//     (of the tilted masses, composedDelta) is computed by one transform,
-//     the pointwise power and one inverse transform (convPower), with a
-//     bound on its 2-norm error.
+//     (of the tilted masses, composedDeltaParts) is computed by one
+//     transform, the pointwise power and one inverse transform
+//     (convCircular), with a bound on its 2-norm error, on a window of L
+//     points from the first loss above x0 = eps - T shift
+//     (profile_window.go): the transform folds the masses outside the
+//     window into it, which only adds mass (those below x0 have weight 0),
+//     and the mass above the window is bounded by Chernoff.
 //  4. The claim: with one step, delta(eps) <= the bound on g(eps)
-//     (checked first, without the PLD); else delta(eps) <= sum_l q(l) [1 - e^(eps - T shift - l)]_+ +
-//     e_2 sqrt(#{l > eps - T shift}) + (trimmed to +inf) + T (1 - S_P + a),
-//     q the computed composition and e_2 its error bound, must be at most
-//     delta (query eps: the claim is eps) or the claim (query delta).
+//     (checked first, without the PLD); else delta(eps) <= sum_l q(l) [1
+//     - e^(x0 - l)]_+ over the window + e_2 (the error by Cauchy-Schwarz) +
+//     (the Chernoff tail) + T (1 - S_P + a), q the computed composition
+//     and e_2 its error bound, must be at most delta (query eps: the claim
+//     is eps) or the claim (query delta).
 //
 // delta(eps) increases with the mass at high losses and every
 // modification above moves mass up or adds it, so each is on the safe
@@ -186,7 +191,7 @@ func checkProfile(ctx context.Context, f *certfile.File) (Report, error) {
 				done[i] = &parts[i]
 			}
 		}
-		bound, msg, err := composeParts(ctx, parts, h, eps)
+		bound, msg, err := composeParts(ctx, parts, h, eps, target)
 		if err != nil {
 			return rep, err
 		}
@@ -438,25 +443,23 @@ func checkDomination(ctx context.Context, d *certfile.PMF, h float64, g, gRev fu
 
 // composeParts runs items 3 and 4 on the step kinds' parts of one
 // direction: an upper bound on the composition's delta at eps, or a
-// rejection message. The composition of the kinds' mixtures has finite
-// masses prod_i (1 - a_i)^T_i times the convolution of the p_i^{*T_i}
-// (losses raised by sum_i T_i shift_i), and infinity mass 1 - prod_i ((1 -
-// a_i) S_i)^T_i <= sum_i T_i (1 - S_i + a_i).
-func composeParts(ctx context.Context, parts []part, h, eps float64) (float64, string, error) {
-	m, shift, infT := int64(1), 0.0, 0.0
+// rejection message; target is the delta the bound must not exceed (the
+// window is chosen so that what it adds is at most target 2^-32). The
+// composition of the kinds' mixtures has finite masses prod_i (1 -
+// a_i)^T_i times the convolution of the p_i^{*T_i} (losses raised by
+// sum_i T_i shift_i), and infinity mass 1 - prod_i ((1 - a_i) S_i)^T_i <=
+// sum_i T_i (1 - S_i + a_i).
+func composeParts(ctx context.Context, parts []part, h, eps, target float64) (float64, string, error) {
+	shift, infT := 0.0, 0.0
 	for _, pt := range parts {
-		m += int64(len(pt.p)-1) * int64(pt.steps)
 		shift = up(shift + up(float64(pt.steps)*pt.shift))
 		infT = up(infT + up(float64(pt.steps)*pt.inf))
 	}
-	if m > maxFFT {
-		return 0, "", fmt.Errorf("%w: the composition has %d points (the checker's cap is %d)", ErrUnsupported, m, maxFFT)
-	}
 	// 3 and 4. The composition of the finite masses at eps - sum T shift.
 	x0 := dn(eps - shift)
-	sum, err := composedDeltaParts(ctx, parts, h, x0)
+	sum, err := composedDeltaParts(ctx, parts, h, x0, target*0x1p-32)
 	if err != nil {
-		if ctx.Err() != nil {
+		if ctx.Err() != nil || errors.Is(err, ErrUnsupported) {
 			return 0, "", err
 		}
 		return 0, err.Error(), nil
@@ -466,63 +469,44 @@ func composeParts(ctx context.Context, parts []part, h, eps float64) (float64, s
 
 // composedDelta returns an upper bound on sum_l q(l) [1 - e^(x0 - l)]_+
 // for q the exact T-fold convolution of the masses p on the losses (lo +
-// j) h (items 3 and 4 of checkProfile): composedDeltaParts of one kind.
+// j) h (items 3 and 4 of checkProfile): composedDeltaParts of one kind,
+// on the whole support.
 func composedDelta(ctx context.Context, p []float64, lo int, h float64, steps int, x0 float64) (float64, error) {
-	return composedDeltaParts(ctx, []part{{p: p, lo: lo, steps: steps}}, h, x0)
+	return composedDeltaParts(ctx, []part{{p: p, lo: lo, steps: steps}}, h, x0, 0)
 }
 
 // composedDeltaParts returns an upper bound on sum_l q(l) [1 - e^(x0 -
 // l)]_+ for q the exact convolution of the parts' T_i-fold convolution
 // powers, part i's masses p_i on the losses (lo_i + j) h (its shift and
-// infinity mass are composeParts').
-func composedDeltaParts(ctx context.Context, parts []part, h, x0 float64) (float64, error) {
-	// 3. Composition of the finite masses, tilted: p_ij e^(lambda l_j -
-	// nu_i) (rounded up), so that the tilted composition peaks near eps and
-	// the transform's error, relative to its largest entries, is small
-	// there; untilting multiplies by e^-(lambda l - sum_i T_i nu_i), which
-	// falls above eps. Any lambda >= 0 (one for all kinds: the tilt of a
-	// convolution is the convolution of the tilts) and nu_i are valid;
-	// these are chosen (in plain float64) to center the tilted composition
-	// on eps.
-	lambda, nus := tilt(parts, h, x0)
-	tilted := make([][]float64, len(parts))
-	steps := make([]int, len(parts))
-	lo := 0
-	var tnu fi
-	for i, pa := range parts {
-		pt := make([]float64, len(pa.p))
-		for j, v := range pa.p {
-			if v > 0 {
-				l := pt64(float64(pa.lo + j)).mul(pt64(h))
-				ex := pt64(lambda).mul(l).sub(pt64(nus[i]))
-				pt[j] = up(v * expHi(ex.hi))
-			}
-		}
-		tilted[i], steps[i] = pt, pa.steps
-		lo += pa.steps * pa.lo
-		tnu = tnu.add(pt64(float64(pa.steps)).mul(pt64(nus[i])))
+// infinity mass are composeParts'), composed on a window whose estimated
+// extra is at most budget (profile_window.go; budget <= 0: the whole
+// support). Errors wrap ErrUnsupported when the window needs more than
+// maxFFT points.
+//
+// 3. Composition of the finite masses, tilted: p_ij e^(lambda l_j - nu_i)
+// (rounded up), so that the tilted composition peaks near x0 and the
+// transform's error, relative to its largest entries, is small there;
+// untilting multiplies by e^-(lambda l - sum_i T_i nu_i), which falls
+// above x0. Any lambda >= 0 (one for all kinds: the tilt of a
+// convolution is the convolution of the tilts) and nu_i are valid; these
+// are chosen (in plain float64) to center the tilted composition on x0.
+// 4. The bound at x0: sum over the window's l > x0 of (x_l + |err_l|)
+// e^-(lambda l - sum T_i nu_i) w_l, the errors by Cauchy-Schwarz, plus
+// the Chernoff bound on the mass above the window.
+func composedDeltaParts(ctx context.Context, parts []part, h, x0, budget float64) (float64, error) {
+	c := newComposition(parts, h, x0)
+	if c.s >= c.m {
+		return 0, nil // every loss at most x0
 	}
-	if err := ctx.Err(); err != nil {
-		return 0, err
+	L := c.window(budget)
+	if L > maxFFT {
+		return 0, fmt.Errorf("%w: the composition has %d points and needs a window of %d (the checker's cap is %d)", ErrUnsupported, c.m, L, maxFFT)
 	}
-	x, e2, err := convProduct(tilted, steps)
+	in, tail, err := c.delta(ctx, c.s, int(L))
 	if err != nil {
 		return 0, err
 	}
-	// 4. The bound at x0: sum over l > x0 of (x_l + |err_l|)
-	// e^-(lambda l - sum T_i nu_i) w_l, the errors by Cauchy-Schwarz.
-	sum, sq := 0.0, 0.0
-	for i, v := range x {
-		l := pt64(float64(lo + i)).mul(pt64(h))
-		if l.hi <= x0 {
-			continue
-		}
-		w := max(0, up(1-expLo(dn(x0-l.hi)))) // [1 - e^(x0 - l)]_+ from above
-		e := expHi(tnu.sub(pt64(lambda).mul(l)).hi)
-		sum = up(sum + up(up(v*e)*w))
-		sq = up(sq + up(up(e*w)*up(e*w)))
-	}
-	return up(sum + up(e2*up(math.Sqrt(sq)))), nil
+	return up(in + tail), nil
 }
 
 // tilt returns lambda in [0, lambdaMax] with the mean of the tilted

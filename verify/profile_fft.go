@@ -26,10 +26,11 @@ import (
 // computed transform y^ of x has ||y^ - F x||_2 <= kappa ||F x||_2, kappa
 // = (1 + eta)^k - 1, and ||F x||_2 = sqrt(L) ||x||_2.
 //
-// The linear convolution c = a * b (L >= len a + len b - 1: no wrap) is
-// F*(F a . F b)/L. With A^ = F a + E_A, B^ = F b + E_B (||E_A||_2 <=
-// kappa sqrt(L) ||a||_2), ||B^||_inf <= Binf = ||b||_1 + kappa sqrt(L)
-// ||b||_2, the pointwise product P^ has ||P^ - Fa.Fb||_2 <= sqrt(L) D,
+// The circular convolution c of length L of a and b (the linear one a *
+// b when L >= len a + len b - 1: no wrap) is F*(F a . F b)/L. With A^ =
+// F a + E_A, B^ = F b + E_B (||E_A||_2 <= kappa sqrt(L) ||a||_2),
+// ||B^||_inf <= Binf = ||b||_1 + kappa sqrt(L) ||b||_2, the pointwise
+// product P^ has ||P^ - Fa.Fb||_2 <= sqrt(L) D,
 //
 //	D = kappa ||a||_2 Binf + kappa ||a||_1 ||b||_2 + sqrt2 gamma_2 (1 + kappa) ||a||_2 Binf,
 //
@@ -177,11 +178,48 @@ func convPower(a []float64, steps int) ([]float64, float64, error) {
 }
 
 // convProduct returns the computed convolution of the T_i-fold
-// convolution powers of the arrays a_i >= 0 (length sum_i (len a_i - 1)
-// T_i + 1), clamped at 0, and an upper bound on the 2-norm of its
-// difference from the exact one, by one transform of each a_i, the
-// pointwise product of their T_i-th powers and one inverse transform (L
-// >= the result's length: no wrap).
+// convolution powers of the arrays a_i >= 0 (length n = sum_i (len a_i -
+// 1) T_i + 1), clamped at 0, and an upper bound on the 2-norm of its
+// difference from the exact one: convCircular with L the least power of
+// two >= n (no wrap: the circular convolution is the linear one).
+//
+// Errors: a transform longer than maxFFT.
+func convProduct(as [][]float64, steps []int) ([]float64, float64, error) {
+	n := int64(1)
+	for i, a := range as {
+		n += int64(len(a)-1) * int64(steps[i])
+	}
+	L := 2
+	for int64(L) < n {
+		L <<= 1
+		if L > maxFFT {
+			return nil, 0, fmt.Errorf("the composition needs a transform of more than %d points (the checker's cap)", maxFFT)
+		}
+	}
+	out, e, err := convCircular(as, steps, L)
+	if err != nil {
+		return nil, 0, err
+	}
+	return out[:n], e, nil
+}
+
+// convCircular returns the computed circular convolution of length L (a
+// power of two, 2 <= L <= maxFFT) of the T_i-fold convolution powers of
+// the arrays a_i >= 0, clamped at 0, and an upper bound on the 2-norm of
+// its difference from the exact one: entry r is the exact linear
+// convolution's mass summed over the indices congruent to r mod L. It
+// takes one transform of each a_i, the pointwise product of their T_i-th
+// powers and one inverse transform. An a_i longer than L is folded first
+// (entry j added into j mod L, rounded up): the circular convolution of
+// the folded arrays is the folded linear one, and rounding a fold up only
+// raises every entry of the exact result (all terms are >= 0).
+//
+// The bound below (and the transform's, in the package comment above)
+// never uses that L covers the linear convolution: it bounds the computed
+// F*(prod_i (F a_i)^T_i)/L against the exact one for the length-L arrays
+// a_i (the folded ones), and the convolution theorem makes the exact one
+// their circular convolution; ||F x||_2 = sqrt(L) ||x||_2 and |(F
+// a_i)_k| <= ||a_i||_1 hold for any x, a_i of length L.
 //
 // With A_i = F a_i, A^_i its computed transform (||A^_i - A_i||_2 <=
 // kappa sqrt(L) ||a_i||_2), R_i >= max_k max(|A_ik|, |A^_ik|) (|A_ik| <=
@@ -205,19 +243,9 @@ func convPower(a []float64, steps int) ([]float64, float64, error) {
 // kappa)) + kappa), the bound of the T-fold power alone. tiny (the
 // package doc above) is scaled by G, the most an underflow's error is
 // multiplied by in the products.
-//
-// Errors: a transform longer than maxFFT.
-func convProduct(as [][]float64, steps []int) ([]float64, float64, error) {
-	n := int64(1)
-	for i, a := range as {
-		n += int64(len(a)-1) * int64(steps[i])
-	}
-	L := 2
-	for int64(L) < n {
-		L <<= 1
-		if L > maxFFT {
-			return nil, 0, fmt.Errorf("the composition needs a transform of more than %d points (the checker's cap)", maxFFT)
-		}
+func convCircular(as [][]float64, steps []int, L int) ([]float64, float64, error) {
+	if L < 2 || L > maxFFT || L&(L-1) != 0 {
+		panic(fmt.Sprintf("verify: transform length %d", L))
 	}
 	k := bits.Len(uint(L)) - 1
 	wr, wi := twiddles(L)
@@ -236,9 +264,17 @@ func convProduct(as [][]float64, steps []int) ([]float64, float64, error) {
 			clear(xr)
 			clear(xi)
 		}
-		copy(xr, a)
+		if len(a) <= L {
+			copy(xr, a)
+		} else {
+			for j, v := range a {
+				if v > 0 {
+					xr[j%L] = up(xr[j%L] + v)
+				}
+			}
+		}
+		a1, a2 := norms(xr)
 		fft(xr, xi, wr, wi, false)
-		a1, a2 := norms(a)
 		R := a1
 		cnt := 0
 		for i := range L {
@@ -257,7 +293,7 @@ func convProduct(as [][]float64, steps []int) ([]float64, float64, error) {
 		Rs[c], a2s[c] = R, a2
 	}
 	fft(accR, accI, wr, wi, true)
-	out := make([]float64, n)
+	out := make([]float64, L)
 	inv := 1 / float64(L) // exact
 	for i := range out {
 		out[i] = max(0, accR[i]*inv)

@@ -432,7 +432,7 @@ func TestComposedDeltaPartsReference(t *testing.T) {
 		total := steps[0] + steps[1]
 		for _, x0 := range []float64{0, 0.05 * float64(total), 0.1 * float64(total)} {
 			r := refDelta(q, lo, h, x0)
-			got, err := composedDeltaParts(context.Background(), parts, h, x0)
+			got, err := composedDeltaParts(context.Background(), parts, h, x0, 0)
 			if err != nil {
 				t.Fatal(err)
 			}
