@@ -558,7 +558,7 @@ func closedForm(ctx context.Context, s *Settings, f *certfile.File, r *Result) {
 // max(R(lo_g || hi_g), R(hi_g || lo_g))), bounds.RangeUpperBound's sum
 // with the coordinates of equal ranges grouped, n_g = k times their
 // number, in increasing (Lo, Hi)), or nil and why where the ranges have
-// more than certfile.MaxRangeGroups distinct ranges.
+// more than certfile.MaxClosedFormGroups distinct ranges.
 func closedFormRanges(r *Result) (*certfile.File, string) {
 	rs := slices.Clone(r.Ranges)
 	slices.SortFunc(rs, func(a, b bounds.Range) int {
@@ -576,8 +576,8 @@ func closedFormRanges(r *Result) (*certfile.File, string) {
 		}
 		n, lo, hi = append(n, r.K), append(lo, x.Lo), append(hi, x.Hi)
 	}
-	if len(n) > certfile.MaxRangeGroups {
-		return nil, fmt.Sprintf("the closed form UB has no certificate: %d distinct ranges, more than the %d groups of a certificate", len(n), certfile.MaxRangeGroups)
+	if len(n) > certfile.MaxClosedFormGroups {
+		return nil, fmt.Sprintf("the closed form UB has no certificate: %d distinct ranges, more than the %d groups of a certificate", len(n), certfile.MaxClosedFormGroups)
 	}
 	return certfile.NewClosedFormRanges(r.D, r.K, n, lo, hi, r.Alpha, r.Eps, r.UB, r.LB), ""
 }

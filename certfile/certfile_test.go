@@ -349,7 +349,7 @@ func TestClosedFormGroupsShape(t *testing.T) {
 		{"n zero", func(f *File) { f.Groups[1].N = 0 }},
 		{"hi not a number", func(f *File) { f.Groups[1].Hi = "x" }},
 		{"too many groups", func(f *File) {
-			for range MaxRangeGroups {
+			for range MaxClosedFormGroups {
 				f.Groups = append(f.Groups, f.Groups[0])
 			}
 		}},
