@@ -157,10 +157,7 @@ func TestProfileMutations(t *testing.T) {
 		}
 		return best
 	}
-	for _, tc := range []struct {
-		name, file, want string
-		mut              func(f *certfile.File)
-	}{
+	for _, tc := range []profileMutation{
 		{"claim lowered", profileN4, "above delta", func(f *certfile.File) { f.Claim = "21.9" }},
 		{"delta lowered", profileN4, "above delta", func(f *certfile.File) { f.Delta = "9.9e-7" }},
 		{"delta claim lowered", profileEps, "above the claim", func(f *certfile.File) {
@@ -253,12 +250,7 @@ func TestProfileMutations(t *testing.T) {
 		{"plan subsampled q raised", profilePlanRR, "plan kind 2: the PLD does not dominate", func(f *certfile.File) { f.Profile.Plan[0].Q = "0.11" }},
 		{"plan rr count raised", profilePlanRR, "above delta", func(f *certfile.File) { f.Profile.Steps++ }},
 	} {
-		f := readProfile(t, tc.file)
-		tc.mut(f)
-		rep, err := Check(context.Background(), f, nil)
-		if err != nil || rep.Accepted || !strings.Contains(rep.Failure, tc.want) {
-			t.Errorf("%s: %+v, %v; want a rejection with %q", tc.name, rep, err, tc.want)
-		}
+		tc.reject(t)
 	}
 }
 
@@ -537,4 +529,21 @@ func uniformMasses(rng *rand.Rand, n int) []float64 {
 		p[i] /= total
 	}
 	return p
+}
+
+// profileMutation is a change to an honest profile file (file) that the
+// checker must reject with a failure containing want.
+type profileMutation struct {
+	name, file, want string
+	mut              func(f *certfile.File)
+}
+
+func (tc profileMutation) reject(t *testing.T) {
+	t.Helper()
+	f := readProfile(t, tc.file)
+	tc.mut(f)
+	rep, err := Check(context.Background(), f, nil)
+	if err != nil || rep.Accepted || !strings.Contains(rep.Failure, tc.want) {
+		t.Errorf("%s: %+v, %v; want a rejection with %q", tc.name, rep, err, tc.want)
+	}
 }
