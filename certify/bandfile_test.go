@@ -183,3 +183,21 @@ func BenchmarkBandPost(b *testing.B) {
 		}
 	}
 }
+
+// TestBandTilingEps: with a tiling the band is searched below eps 0.05
+// only (bandTilingEps): (15, 0.4, 100) has a band at eps 0.01 and none at
+// eps 0.1, both proved.
+func TestBandTilingEps(t *testing.T) {
+	for _, tc := range []struct {
+		eps  float64
+		band bool
+	}{{0.01, true}, {0.1, false}} {
+		r, err := certify.Certify(context.Background(), 15, 0.4, 100, tc.eps, &certify.Settings{Tiling: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.Status != certify.Proved || (r.Band != nil) != tc.band {
+			t.Errorf("eps %v: status %s band %v, want a band: %v", tc.eps, r.Status, r.Band != nil, tc.band)
+		}
+	}
+}
