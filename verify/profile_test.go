@@ -353,20 +353,7 @@ func FuzzProfileCheck(f *testing.F) {
 			cf.Profile.PTrue = certfile.Num(pTrue)
 		}
 		m.LowerLoss += dlo
-		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
-		defer cancel()
-		rep, err := Check(ctx, cf, nil)
-		switch {
-		case err != nil:
-			if !errors.Is(err, ErrMalformed) && !errors.Is(err, ErrUnsupported) && ctx.Err() == nil {
-				t.Fatalf("error %v", err)
-			}
-		case rep.Accepted:
-			d, _ := strconv.ParseFloat(cf.Delta, 64)
-			if rep.Bound > d {
-				t.Fatalf("accepted with delta %v above %v", rep.Bound, d)
-			}
-		}
+		checkFuzzed(t, cf)
 	})
 }
 
@@ -545,5 +532,26 @@ func (tc profileMutation) reject(t *testing.T) {
 	rep, err := Check(context.Background(), f, nil)
 	if err != nil || rep.Accepted || !strings.Contains(rep.Failure, tc.want) {
 		t.Errorf("%s: %+v, %v; want a rejection with %q", tc.name, rep, err, tc.want)
+	}
+}
+
+// checkFuzzed checks a fuzzed profile file cf: an error must be a
+// malformed or unsupported file (or the 2 s limit), and an accepted file's
+// bound at most its delta.
+func checkFuzzed(t *testing.T, cf *certfile.File) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	rep, err := Check(ctx, cf, nil)
+	switch {
+	case err != nil:
+		if !errors.Is(err, ErrMalformed) && !errors.Is(err, ErrUnsupported) && ctx.Err() == nil {
+			t.Fatalf("error %v", err)
+		}
+	case rep.Accepted:
+		d, _ := strconv.ParseFloat(cf.Delta, 64)
+		if rep.Bound > d {
+			t.Fatalf("accepted with delta %v above %v", rep.Bound, d)
+		}
 	}
 }
