@@ -653,7 +653,8 @@ func (pr *problem) searchSlab(ctx context.Context, bd *band, sl [2]float64, maxB
 }
 
 // diagonal runs the band search where it applies (alpha >= bandFrom, a
-// binomial model) and returns the band if proved.
+// binomial model, and with a tiling eps < bandTilingEps) and returns the
+// band if proved.
 func (pr *problem) diagonal(ctx context.Context, maxBoxes int) *band {
 	if diagOff || pr.alpha < bandFrom || !pr.m.binom || pr.m.lerr != nil {
 		return nil
