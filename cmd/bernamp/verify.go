@@ -7,6 +7,7 @@ import (
 	"io"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/bernamp/bernamp/certfile"
 	"github.com/bernamp/bernamp/parallel"
@@ -23,6 +24,8 @@ func runVerify(ctx context.Context, args []string, stdout io.Writer) error {
 	fs := newFlagSet("verify", &o, groups)
 	fs.Lookup("workers").Usage = "certificates checked in parallel, >= 1"
 	fs.Lookup("max-memory").Usage = fmt.Sprintf("memory cap, e.g. 512MiB, 4GiB or bytes: a certificate file of more than the cap / %d bytes is refused", inputBytesFactor)
+	var timeout time.Duration
+	fs.DurationVar(&timeout, "timeout", 0, "time limit per certificate file, 0 means none: a file not re-proved within it is rejected (the claim is not accepted)")
 	files, err := parseFlagsArgs(fs, args, stdout)
 	if err != nil {
 		return err
@@ -50,8 +53,11 @@ func runVerify(ctx context.Context, args []string, stdout io.Writer) error {
 		certs[i] = f
 	}
 	rejected := 0
+	if timeout < 0 {
+		return usagef("--timeout: %v is negative", timeout)
+	}
 	err = parallel.Map(ctx, len(certs), o.workers, func(ctx context.Context, i int) (verify.Report, error) {
-		r, err := verify.Check(ctx, certs[i], nil)
+		r, err := checkWithin(ctx, certs[i], timeout)
 		if errors.Is(err, verify.ErrMalformed) {
 			return r, usagef("verify: %s: %v", files[i], err)
 		}
@@ -78,6 +84,23 @@ func runVerify(ctx context.Context, args []string, stdout io.Writer) error {
 		return fmt.Errorf("%d of %d certificates rejected", rejected, len(files))
 	}
 	return nil
+}
+
+// checkWithin is verify.Check with a time limit (0: none). A check cut by
+// the limit is a rejection that says so: a file built at the checker's caps
+// can take minutes, and an unchecked claim must not be accepted. Ctrl-C
+// (the parent ctx) stays an error.
+func checkWithin(ctx context.Context, f *certfile.File, timeout time.Duration) (verify.Report, error) {
+	if timeout <= 0 {
+		return verify.Check(ctx, f, nil)
+	}
+	cctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	r, err := verify.Check(cctx, f, nil)
+	if ctx.Err() == nil && cctx.Err() != nil && (err != nil || !r.Accepted) {
+		return verify.Report{Tiles: r.Tiles, Boxes: r.Boxes, Failure: fmt.Sprintf("not re-proved within --timeout %v (%d boxes checked)", timeout, r.Boxes)}, nil
+	}
+	return r, err
 }
 
 // verifyDir checks every certificate file of dir (demo --verify) and

@@ -15,7 +15,8 @@ import (
 // points of Figure 2 and verify on the files written: exit 0 and one
 // accept line per file; a file with its claim lowered is rejected (exit 1,
 // the reason on stdout); a malformed file is a usage error (exit 2), a
-// missing one a runtime failure (exit 1).
+// missing one a runtime failure (exit 1); --timeout rejects a file not
+// re-proved within it.
 func TestPostCertificateOutVerify(t *testing.T) {
 	dir := t.TempDir()
 	code, _, errs := runArgs(t, "post", "--d", "1", "--c", "0.1", "--alpha", "5", "--eps", "1,2", "--certificate-out", dir, "--quiet")
@@ -45,6 +46,19 @@ func TestPostCertificateOutVerify(t *testing.T) {
 	code, out, _ = runArgs(t, "verify", files[1], bad)
 	if code != 1 || !strings.Contains(out, "lowered.json: reject (pieces at d 1, k 1, c 0.1, alpha 5, eps 1, claim 0.6") || !strings.Contains(out, ": accept (") {
 		t.Errorf("lowered claim: exit %d, stdout %q", code, out)
+	}
+	// --timeout: a limit the check cannot meet rejects the file (exit 1,
+	// the reason on stdout); a generous one accepts it; a negative one is
+	// a usage error.
+	code, out, _ = runArgs(t, "verify", "--timeout", "1ns", files[0])
+	if code != 1 || !strings.Contains(out, ": reject (pieces at d 1, k 1, c 0.1, alpha 5, eps 1, claim 0.7") || !strings.Contains(out, "not re-proved within --timeout 1ns") {
+		t.Errorf("--timeout 1ns: exit %d, stdout %q", code, out)
+	}
+	if code, out, _ = runArgs(t, "verify", "--timeout", "10m", files[0]); code != 0 || !strings.Contains(out, ": accept (") {
+		t.Errorf("--timeout 10m: exit %d, stdout %q", code, out)
+	}
+	if code, _, errs = runArgs(t, "verify", "--timeout", "-1s", files[0]); code != 2 || !strings.Contains(errs, "--timeout") {
+		t.Errorf("--timeout -1s: exit %d, stderr %q", code, errs)
 	}
 	// A row whose post_upper is the closed form gets a closed-form file.
 	cf := t.TempDir()
