@@ -367,8 +367,13 @@ type box struct {
 	ub             float64
 	cs, ct         float64 // how much each side's width costs in the bound (for the split)
 	depth, seq     int
+	alongS, stall  bool     // split from its parent along s; its bound fell by less than stallDrop of the parent's excess
 	pts            []*point // corners as evaluated (p1,q2), (p2,q1), (p1,q1), (p2,q2), kept for the children
 }
+
+// stallDrop: a child whose bound fell by less than this share of its
+// parent's excess over the target is split along the other side next.
+const stallDrop = 0.1
 
 // keepCorners caps the open boxes that keep their corner evaluations for
 // their children (memory: about 1 kB a corner).
@@ -469,6 +474,7 @@ func (pr *problem) search(ctx context.Context, maxBoxes int) outcome {
 			}
 			val := pr.bound(b)
 			out.boxes++
+			b.stall = !math.IsInf(top.ub, 1) && top.ub-b.ub < stallDrop*(top.ub-target)
 			if val > best {
 				best = val
 				if val > target && !out.violated {
@@ -539,6 +545,10 @@ func split(b *box) ([2]*box, bool) {
 		alongS = true
 	case infT:
 		alongS = false
+	case b.stall && b.depth > 0:
+		// The last split, along the other side, did not lower the bound:
+		// the excess lies along this one, whatever the shares say.
+		alongS = !b.alongS
 	case b.cs > 0 || b.ct > 0:
 		alongS = b.cs >= b.ct
 	default:
@@ -567,6 +577,8 @@ func split(b *box) ([2]*box, bool) {
 	}
 	x.cs, x.ct, y.cs, y.ct = 0, 0, 0, 0
 	x.depth, y.depth = b.depth+1, b.depth+1
+	x.alongS, y.alongS = alongS, alongS
+	x.stall, y.stall = false, false
 	x.pts, y.pts = nil, nil
 	return [2]*box{&x, &y}, true
 }
@@ -1111,22 +1123,26 @@ const tiny = 0x1p-1000
 func (pr *problem) paired(pts []*point) float64 {
 	a := pr.alpha
 	// Terms as signed logs: pos bounds the positive part from above, neg
-	// the magnitude of the negative part from below; each log carries a
-	// margin of a few ulps of the magnitudes that formed it.
+	// the magnitude of the negative part from below. Each log carries its
+	// own error: a half's log g that of logG (gRel: its inputs' errors times
+	// alpha and |1-alpha|, and logG's own terms), a sum's its relErr, and
+	// every further addition of logs a few ulps of the magnitudes added.
+	// Where log g and log E are thousands (q within e^-48 of 1 at alpha
+	// 138), padding every magnitude by alpha instead was a relative error
+	// of 1e-9, larger than F - k1 G itself there.
 	pos, neg := newSum(), newSum()
-	margin := func(xs ...float64) float64 {
+	ulps := func(xs ...float64) float64 {
 		m := 8.0
 		for _, x := range xs {
 			m += math.Abs(x)
 		}
-		return termUlps * eps64 * a * m
+		return termUlps * eps64 * m
 	}
+	lk1 := math.Log(pr.k1)
 	for h, c := range [2][2]*point{{pts[0], pts[1]}, {pts[1], pts[0]}} {
 		at, other := c[0], c[1]
-		lgAt, lgOther := at.lg1, other.lg1
-		if h == 1 {
-			lgAt, lgOther = at.lg2, other.lg2
-		}
+		gAt, gOther := ghalves(at)[h], ghalves(other)[h]
+		lgAt, lgOther := gAt[2], gOther[2]
 		f := at.f[h][kVal]
 		if !finiteAll(f.log(), lgAt, lgOther) {
 			return math.Inf(1)
@@ -1135,31 +1151,36 @@ func (pr *problem) paired(pts []*point) float64 {
 		if tail := at.logTail[kVal]; !math.IsInf(tail, -1) {
 			fx.add(tail, 0)
 		}
-		lx := fx.log() - pr.logU + math.Log1p(fx.relErr()) + margin(fx.log(), pr.logU)
-		ly := math.Log(pr.k1) + lgAt - pr.logE - margin(lgAt, pr.logE)
-		r := lgOther - lgAt + margin(lgOther, lgAt)
+		eAt, eOther := gRel(gAt[0], gAt[1], a), gRel(gOther[0], gOther[1], a)
+		lx := fx.log() - pr.logU + math.Log1p(fx.relErr()) + ulps(fx.log(), pr.logU)
+		ly := lk1 + lgAt - pr.logE - eAt - ulps(lk1, lgAt, pr.logE)
+		r := lgOther - lgAt + eAt + eOther + ulps(lgOther, lgAt)
 		switch {
 		case math.IsInf(ly, -1): // k1 = 0
 			pos.add(lx+r, 0)
 		case lx < ly:
 			// X - Y = -Y (1 - X/Y), taken at its own corner.
-			neg.add(ly+math.Log(-math.Expm1(lx-ly))-margin(ly, lx), 0)
+			neg.add(ly+math.Log(-math.Expm1(lx-ly))-ulps(ly, lx), 0)
 		case lx < 700 && ly > -700: // no overflow, no underflow
 			x, y := math.Exp(lx), math.Exp(ly)
 			d := x - y + expUlps*eps64*(x+y)
-			pos.add(math.Log(d)+r+margin(r), 0)
+			ld := math.Log(d)
+			pos.add(ld+r+ulps(ld, r), 0)
 		default: // X - Y <= X
 			pos.add(lx+r, 0)
 		}
 	}
 	for h := range 2 {
-		lo := math.Inf(1)
+		lo, e := math.Inf(1), 0.0
 		for _, t := range pts[:2] {
 			x := ghalves(t)[2+h]
-			lo = math.Min(lo, x[2])
+			if x[2] < lo {
+				lo, e = x[2], gRel(x[0], x[1], a)
+			}
 		}
 		if pr.k2 > 0 && !math.IsInf(lo, -1) {
-			neg.add(math.Log(pr.k2)+lo-pr.logE-margin(lo, pr.logE), 0)
+			lk2 := math.Log(pr.k2)
+			neg.add(lk2+lo-pr.logE-e-ulps(lk2, lo, pr.logE), 0)
 		}
 	}
 	lp, ln := pos.log(), neg.log()

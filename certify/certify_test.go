@@ -121,6 +121,28 @@ func TestProved(t *testing.T) {
 	}
 }
 
+// TestSurveyOpenProved: points of the survey that stayed open at Post's
+// budget (1,000,000 boxes, 20 s) close within a few thousand boxes: at
+// alpha near 1 with eps 10 the excess lay along s while the split shares
+// said t (981,132 boxes before the stall rule), and at q within e^-48 of 1
+// the paired bound's margins, alpha ulps of logs of 6,600, exceeded F -
+// k1 G itself (open at 634,000 boxes).
+func TestSurveyOpenProved(t *testing.T) {
+	for _, p := range []struct {
+		n             int
+		c, alpha, eps float64
+		boxes         int
+	}{{12, 0.4101, 1.00263, 10.12, 5_000}, {17, 0.003509, 137.788, 48.29, 5_000}} {
+		r, err := Certify(context.Background(), p.n, p.c, p.alpha, p.eps, &Settings{MaxBoxes: p.boxes})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.Status != Proved || r.Upper-r.LB > DefaultTol {
+			t.Errorf("%+v: status %v after %d boxes, Upper - LB = %v", p, r.Status, r.Boxes, r.Upper-r.LB)
+		}
+	}
+}
+
 // TestBoxBoundsValid draws boxes and points in them: a box's bound is never
 // below psi at a point of the box. Half the boxes are small ones near the
 // tangent point, where the bound is tightest.
