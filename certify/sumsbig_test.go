@@ -186,3 +186,56 @@ func kindSumRatio(sm sum, ref *big.Float) float64 {
 	}
 	return 0
 }
+
+// TestSharedTermBig checks addTerm's product path for the derivative kinds
+// (sharedTerm) against e^(t - top_k + i (lo - lu) + jj (lo - lv)) at 256
+// bits, the float64 inputs taken as exact, at random inputs of every size
+// the path accepts (logs to 10^4, mag up to 600): the relative error must
+// be within sharedErr (largest ratio 0.43: with sharedUlps at 0.8 instead
+// of 2 it fails), and some errors must exceed one ulp.
+func TestSharedTermBig(t *testing.T) {
+	rng := rand.New(rand.NewPCG(33, 3))
+	over, n := 0, 0
+	worst := 0.0
+	for n < 3000 {
+		scale := math.Pow(10, 4*rng.Float64()) // logs from 1 to 10^4
+		lu, lv := -scale*rng.Float64(), -scale*rng.Float64()
+		lo := -rng.ExpFloat64()
+		t0log := -40 * rng.Float64()           // t - top_0 in [-40, 0]
+		top0 := scale * (2*rng.Float64() - 1)  // the value's level
+		topk := top0 + 300*(2*rng.Float64()-1) // the kind's level
+		tt := top0 + t0log
+		k := 1 + rng.IntN(nKinds-1)
+		i, jj := kindIJ[k][0], kindIJ[k][1]
+		a, b := lo-lu, lo-lv
+		x := tt + float64(i)*a + float64(jj)*b
+		mag := math.Abs(tt-top0) + math.Abs(top0-topk) + float64(i)*math.Abs(a) + float64(jj)*math.Abs(b)
+		if mag > 600 || x > topk+30 || math.Abs(a) > 600 || math.Abs(b) > 600 {
+			continue
+		}
+		n++
+		v := sharedTerm(math.Exp(tt-top0), math.Exp(top0-topk), math.Exp(a), math.Exp(b), i, jj)
+		// The exact term, from the exact differences of the float64 inputs.
+		e := new(big.Float).SetPrec(bigPrec).Sub(bf(tt), bf(topk))
+		ab := new(big.Float).SetPrec(bigPrec).Sub(bf(lo), bf(lu))
+		e.Add(e, ab.Mul(ab, bf(float64(i))))
+		bb := new(big.Float).SetPrec(bigPrec).Sub(bf(lo), bf(lv))
+		e.Add(e, bb.Mul(bb, bf(float64(jj))))
+		want := bigExp(e)
+		d := new(big.Float).SetPrec(bigPrec).Sub(bf(v), want)
+		d.Quo(d.Abs(d), want)
+		rel, _ := d.Float64()
+		if bound := sharedErr(mag, i, jj); rel > bound {
+			t.Errorf("lu %v lv %v lo %v t %v top0 %v topk %v kind %v: relative error %.3g > bound %.3g", lu, lv, lo, tt, top0, topk, kindIJ[k], rel, bound)
+		} else {
+			worst = math.Max(worst, rel/bound)
+		}
+		if rel > 0x1p-52 { // beyond the product's last rounding alone
+			over++
+		}
+	}
+	t.Logf("%d terms, largest error / bound %.3g, %d beyond one ulp", n, worst, over)
+	if over == 0 {
+		t.Errorf("no term's error exceeds one ulp: the bound is not tested")
+	}
+}
