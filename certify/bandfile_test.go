@@ -184,14 +184,14 @@ func BenchmarkBandPost(b *testing.B) {
 	}
 }
 
-// TestBandTilingEps: with a tiling the band is searched below eps 0.05
-// only (bandTilingEps): (15, 0.4, 100) has a band at eps 0.01 and none at
-// eps 0.1, both proved.
-func TestBandTilingEps(t *testing.T) {
+// TestBandEps: with a tiling the band is searched below eps 0.06 only
+// (bandEps): (15, 0.4, 100) has a band at eps 0.01 and 0.05 and none at
+// eps 0.1, all proved (TestBandEpsNoTiling checks Certify without one).
+func TestBandEps(t *testing.T) {
 	for _, tc := range []struct {
 		eps  float64
 		band bool
-	}{{0.01, true}, {0.1, false}} {
+	}{{0.01, true}, {0.05, true}, {0.1, false}} {
 		r, err := certify.Certify(context.Background(), 15, 0.4, 100, tc.eps, &certify.Settings{Tiling: true})
 		if err != nil {
 			t.Fatal(err)

@@ -1,6 +1,7 @@
 package certify
 
 import (
+	"context"
 	"encoding/json"
 	"math"
 	"math/big"
@@ -178,4 +179,21 @@ func TestDiagonalThird(t *testing.T) {
 		t.Fatalf("a wrong Phi_s went unnoticed at all %d derivatives", n)
 	}
 	t.Logf("wrong Phi_s: %d of %d third derivatives outside their ranges", m, n)
+}
+
+// TestBandEpsNoTiling: without a tiling (Certify's default, as in
+// conjecture and the grids' benchmark) the band follows the same rule as
+// with one (bandEps): at (15, 0.4, 100) it is searched and proved at eps
+// 0.05, not searched at eps 0.1.
+func TestBandEpsNoTiling(t *testing.T) {
+	for _, tc := range []struct {
+		eps  float64
+		band bool
+	}{{0.05, true}, {0.1, false}} {
+		pr := newProblem(15, 0.4, 100, tc.eps, DefaultTol)
+		bd := pr.diagonal(context.Background(), DefaultMaxBoxes)
+		if got := bd != nil && bd.ok; got != tc.band {
+			t.Errorf("eps %v: band proved %v, want %v (%d boxes)", tc.eps, got, tc.band, bd.count())
+		}
+	}
 }

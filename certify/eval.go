@@ -115,10 +115,11 @@ type sum struct {
 
 func newSum() sum { return sum{top: math.Inf(-1)} }
 
-// add adds e^x, whose relative error is at most r.
-func (a *sum) add(x, r float64) {
+// add adds e^x, whose relative error is at most r, and returns the value
+// added, e^(x - top) (0 for x = -Inf).
+func (a *sum) add(x, r float64) float64 {
 	if math.IsInf(x, -1) {
-		return
+		return 0
 	}
 	if x > a.top+30 || math.IsInf(x, 1) {
 		if !math.IsInf(a.top, -1) {
@@ -131,6 +132,14 @@ func (a *sum) add(x, r float64) {
 		a.top = x
 	}
 	t := math.Exp(x - a.top)
+	a.addScaled(t, r)
+	return t
+}
+
+// addScaled adds t = e^(x - top) for a term e^x with x <= top + 30,
+// computed by the caller, whose relative error (its log's and the
+// caller's arithmetic's) is at most r.
+func (a *sum) addScaled(t, r float64) {
 	v := a.s + t
 	if math.Abs(a.s) >= t {
 		a.comp += (a.s - v) + t
@@ -204,6 +213,9 @@ type point struct {
 	// ranges only) the kinds of degree 1 and 2 are skipped (see has).
 	kinds  int
 	corner bool
+	// dtop[h][k] is top_0 - top_k of half h's sums when rtop[h][k] =
+	// e^dtop was last formed (addTerm; NaN before).
+	dtop, rtop [2][nKinds]float64
 	// logTail[k] bounds the omitted terms of kind k of either half (-Inf
 	// when every j was summed); win[h] is half h's window [lo, hi).
 	logTail [nKinds]float64
@@ -229,6 +241,7 @@ func (m *model) eval(p, q coord, order int, window bool) *point {
 	}
 	for k := range pt.logTail {
 		pt.logTail[k] = math.Inf(-1)
+		pt.dtop[0][k], pt.dtop[1][k] = math.NaN(), math.NaN()
 	}
 	pb, qb := coord{p.l1, p.l}, coord{q.l1, q.l} // 1-p, 1-q
 	for h, xy := range [2][2]coord{{p, q}, {pb, qb}} {
@@ -259,7 +272,7 @@ func (m *model) addTerm(pt *point, h int, xy [2]coord, j int) {
 		r += m.lerr[j]
 	}
 	f := &pt.f[h]
-	f[kVal].add(t, r)
+	t0 := f[kVal].add(t, r)
 	lo := m.lom[j]
 	if pt.kinds == 1 || math.IsInf(lo, -1) {
 		return
@@ -268,11 +281,63 @@ func (m *model) addTerm(pt *point, h int, xy [2]coord, j int) {
 	if pt.corner {
 		k0 = kindsUpTo[2]
 	}
+	// Kind (i, jj)'s term is e^(t + i a + jj b), a = log((1-e_j)/u), b =
+	// log((1-e_j)/v): the value's term times (e^a)^i (e^b)^jj. Where the
+	// sum of the logs' sizes (mag) is <= 600, so that every partial
+	// product is a normal float, and the term is <= e^30 times its sum's
+	// level (no rescaling), it is formed from t0 = e^(t - top_0) (the
+	// value's, as added), e^a, e^b and e^(top_0 - top_k): two exps for all
+	// kinds instead of one each. Its relative error is rk (forming a log
+	// of the term, as on the direct path) plus sharedErr (the chain).
+	a, b := lo-lu, lo-lv
+	var ea, eb float64
+	top0 := f[kVal].top
+	ok := t0 > 0 && math.Abs(a) <= 600 && math.Abs(b) <= 600
+	if ok {
+		ea, eb = math.Exp(a), math.Exp(b)
+	}
 	for k := k0; k < pt.kinds; k++ {
 		i, jj := float64(kindIJ[k][0]), float64(kindIJ[k][1])
 		rk := r + termUlps*eps64*(i+jj)*(math.Abs(lo)+math.Abs(lu)+math.Abs(lv)+1)
-		f[k].add(t-i*lu-jj*lv+(i+jj)*lo, rk)
+		x := t + i*a + jj*b
+		fk := &f[k]
+		dt := top0 - fk.top
+		mag := math.Abs(t-top0) + math.Abs(dt) + i*math.Abs(a) + jj*math.Abs(b)
+		if ok && x <= fk.top+30 && mag <= 600 {
+			if dt != pt.dtop[h][k] {
+				pt.dtop[h][k], pt.rtop[h][k] = dt, math.Exp(dt)
+			}
+			v := sharedTerm(t0, pt.rtop[h][k], ea, eb, kindIJ[k][0], kindIJ[k][1])
+			fk.addScaled(v, rk+sharedErr(mag, kindIJ[k][0], kindIJ[k][1]))
+			continue
+		}
+		fk.add(t-i*lu-jj*lv+(i+jj)*lo, rk)
 	}
+}
+
+// sharedTerm returns t0 rtop ea^i eb^jj, a derivative kind's term scaled
+// to its sum's level (addTerm), in this order of products.
+func sharedTerm(t0, rtop, ea, eb float64, i, jj int) float64 {
+	v := t0 * rtop
+	for range i {
+		v *= ea
+	}
+	for range jj {
+		v *= eb
+	}
+	return v
+}
+
+// sharedErr bounds the relative error that sharedTerm and the exps of its
+// factors add to the term e^(t - top_k + i a + jj b), where mag = |t -
+// top_0| + |top_0 - top_k| + i |a| + jj |b| <= 600 and t0 = exp(t - top_0),
+// rtop = exp(top_0 - top_k), ea = exp(a), eb = exp(b) with a = lo - lu, b
+// = lo - lv as float64 differences (see addTerm): each difference's
+// rounding (ulps of its size, which an exp turns into as much relative
+// error, and a power multiplies), 2 ulps for each exp and one for each
+// product, twice over.
+func sharedErr(mag float64, i, jj int) float64 {
+	return sharedUlps * eps64 * (mag + 3*float64(i+jj) + 8)
 }
 
 // has says whether kind k was summed at t.

@@ -47,6 +47,10 @@ const (
 	// (at most a few thousand terms between rescalings).
 	sumUlps = 6
 
+	// sharedUlps pads a term of a derivative kind formed as a product of
+	// exps (addTerm): twice the ulps of its chain's arithmetic.
+	sharedUlps = 2
+
 	// logMargin is a relative margin on quantities formed from a few logs
 	// where the bound must hold strictly (the Chernoff exponents and the
 	// tail masses of the windowed sums, the geometric ratio test of
