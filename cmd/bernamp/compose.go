@@ -105,6 +105,8 @@ type composeOptions struct {
 	rdpRoute, noAmp   bool
 	lower             bool
 	rdpTimeout        time.Duration
+	rdpBudget         time.Duration
+	quiet             bool // --quiet: no progress on stderr
 	noCheck           bool // --no-check: the RDP route and the claim's profile certificate unchecked
 	singlePair        float64
 }
@@ -140,7 +142,9 @@ func runCompose(ctx context.Context, args []string, stdout, stderr io.Writer, te
 	fs.BoolVar(&co.lower, "lower", true, "compute the lower side (one real mechanism composed, a search over its level); --lower=false gives the claim alone, faster")
 	fs.BoolVar(&co.noAmp, "unamplified", true, "compute the mechanism's own PLD composed, without amplification")
 	fs.Float64Var(&co.singlePair, "single-pair", 0, "also the single-pair route: amplify only the pair (E, delta_M(E)) at this E > 0 and compose it (a comparator that can lose to no amplification)")
-	fs.DurationVar(&co.rdpTimeout, "rdp-timeout", 5*time.Second, "time limit per order of the RDP route's amplified curve")
+	fs.DurationVar(&co.rdpTimeout, "rdp-timeout", 5*time.Second, "time limit per order of the RDP route's amplified curve (its solve, and separately its check)")
+	fs.DurationVar(&co.rdpBudget, "rdp-budget", defaultRDPBudget, "total time of the RDP route's solves and checks, summed over its orders (the wall time is about this over --workers): the orders that could lower eps_rdp share it equally, each at most --rdp-timeout; where a share would be under "+accountant.MinOrderTime.String()+", the orders with the least to gain keep the closed-form upper bound UB (a warning on stderr says how many). eps_rdp is an upper bound either way (the safe side), only maybe looser; 0: no cap")
+	fs.BoolVar(&co.quiet, "quiet", false, "no progress on stderr (the rows done on a terminal; the RDP route's orders solved, a line every "+plainProgressEvery.String()+" of a longer run)")
 	fs.BoolVar(&co.noCheck, "no-check", false, "skip the independent checker: on eps_upper's profile certificate (check column) and on the RDP route's orders (checked by default: an order whose certificate it does not accept uses the closed form)")
 	if err := parseFlags(fs, args, stdout); err != nil {
 		return err
@@ -163,60 +167,105 @@ func runCompose(ctx context.Context, args []string, stdout, stderr io.Writer, te
 	if co.singlePair < 0 || co.singlePair > pld.MaxEps || math.IsNaN(co.singlePair) {
 		return usagef("--single-pair: single-pair is %v, must be in (0, %v]", co.singlePair, pld.MaxEps)
 	}
-	routes := accountant.Routes{Conversion: job.conv, NoAmp: co.noAmp, NoLower: !co.lower, Workers: o.workers, SinglePair: co.singlePair,
-		Settings: &bernamp.Settings{Timeout: co.rdpTimeout, Workers: 1, Check: !co.noCheck}, Check: !co.noCheck}
-	if co.rdpRoute {
-		routes.Curve = job.curve
+	if co.rdpTimeout < 0 || co.rdpBudget < 0 {
+		return usagef("--rdp-timeout, --rdp-budget: %v, %v: must be >= 0 (0: no limit)", co.rdpTimeout, co.rdpBudget)
 	}
+	routes := accountant.Routes{NoAmp: co.noAmp, NoLower: !co.lower, SinglePair: co.singlePair, Check: !co.noCheck}
 	if co.certOut != "" && co.noCheck {
 		return usagef("--certificate-out: not with --no-check (the certificate is written where it is checked)")
 	}
 	if co.emit != "" && len(job.kernels)*len(job.steps) != 1 {
 		return usagef("--emit-pld: needs one row (one d, k, c and steps), not %d", len(job.kernels)*len(job.steps))
 	}
-	cache := map[accountant.Kernel]rdp.Curve{}
-	var rows []*composeRow
-	total := len(job.kernels) * len(job.steps)
+	var qs []accountant.Composition
 	for _, kern := range job.kernels {
 		for _, t := range job.steps {
-			q := accountant.Composition{Mechanism: job.profile, Kernel: kern, Steps: t, Delta: co.delta, Eps: co.eps, Source: job.source}
-			c, err := accountant.ComposeClaim(ctx, q, opt, routes, cache)
-			switch {
-			case err != nil && ctx.Err() != nil:
-				writeComposeRows(stdout, co.format, rows)
-				return fmt.Errorf("interrupted after %d of %d rows", len(rows), total)
-			case errors.Is(err, pld.ErrProfile):
-				return usagef("--in: %s", bare(err))
-			case err != nil:
+			qs = append(qs, accountant.Composition{Mechanism: job.profile, Kernel: kern, Steps: t, Delta: co.delta, Eps: co.eps, Source: job.source})
+		}
+	}
+	stderr = &lockedWriter{w: stderr}
+	var prog *progress
+	if co.rdpRoute && job.curve != nil {
+		if routes.RDP, prog, err = planRDPRoute(co, job, qs, o.workers, stderr); err != nil {
+			return err
+		}
+	}
+	defer func() { prog.finish() }() // an error's return; nil once finished
+	var rows []*composeRow
+	total := len(qs)
+	for _, q := range qs {
+		kern, t := q.Kernel, q.Steps
+		c, err := accountant.ComposeClaim(ctx, q, opt, routes, nil)
+		switch {
+		case err != nil && ctx.Err() != nil:
+			prog.finish()
+			prog = nil
+			writeComposeRows(stdout, co.format, rows)
+			return fmt.Errorf("interrupted after %d of %d rows", len(rows), total)
+		case errors.Is(err, pld.ErrProfile):
+			return usagef("--in: %s", bare(err))
+		case err != nil:
+			return err
+		}
+		r := &composeRow{D: kern.D, K: kern.K, C: kern.C, Steps: t, byDelta: co.delta > 0, Seconds: c.Seconds}
+		if o.noTiming {
+			r.Seconds = 0
+		}
+		r.set(co, c)
+		if o.noTiming {
+			r.CheckSeconds = 0
+		}
+		r.Discretization = c.H
+		rows = append(rows, r)
+		if total > 1 && term.stderr && !co.quiet { // rows on a terminal only, as the other commands' progress line
+			fmt.Fprintf(stderr, "bernamp: compose: %d/%d rows\n", len(rows), total)
+		}
+		if co.certOut != "" && c.Certificate != nil {
+			if _, err := c.Certificate.WriteDir(co.certOut); err != nil {
 				return err
 			}
-			r := &composeRow{D: kern.D, K: kern.K, C: kern.C, Steps: t, byDelta: co.delta > 0, Seconds: c.Seconds}
-			if o.noTiming {
-				r.Seconds = 0
-			}
-			r.set(co, c)
-			if o.noTiming {
-				r.CheckSeconds = 0
-			}
-			r.Discretization = c.H
-			rows = append(rows, r)
-			if total > 1 && term.stderr { // progress on a terminal only, as the other commands
-				fmt.Fprintf(stderr, "bernamp: compose: %d/%d rows\n", len(rows), total)
-			}
-			if co.certOut != "" && c.Certificate != nil {
-				if _, err := c.Certificate.WriteDir(co.certOut); err != nil {
-					return err
-				}
-			}
-			if co.emit != "" {
-				f := pld.NewFile(c.Fwd, c.Rev, fmt.Sprintf("%s; d=%d k=%d c=%s; %d steps", job.profile.Name, kern.D, kern.K, fmtFloat(kern.C), t))
-				if err := writeFileAtomic(co.emit, func(w io.Writer) error { return writeJSON(w, f) }); err != nil {
-					return err
-				}
+		}
+		if co.emit != "" {
+			f := pld.NewFile(c.Fwd, c.Rev, fmt.Sprintf("%s; d=%d k=%d c=%s; %d steps", job.profile.Name, kern.D, kern.K, fmtFloat(kern.C), t))
+			if err := writeFileAtomic(co.emit, func(w io.Writer) error { return writeJSON(w, f) }); err != nil {
+				return err
 			}
 		}
 	}
+	prog.finish()
+	prog = nil
 	return writeComposeRows(stdout, co.format, rows)
+}
+
+// defaultRDPBudget is --rdp-budget's default: at the CLI's two workers
+// the RDP route takes at most about 15 s of wall time.
+const defaultRDPBudget = 30 * time.Second
+
+// plainProgressEvery is the interval between compose's progress lines.
+const plainProgressEvery = 10 * time.Second
+
+// planRDPRoute plans the RDP route of the questions qs (accountant.
+// NewRDPRoute with --rdp-timeout and --rdp-budget), warns on stderr when
+// the budget leaves orders that could lower eps_rdp at the closed form,
+// and, unless --quiet, starts the progress of its orders (whole lines on
+// stderr every plainProgressEvery, none for a shorter run).
+func planRDPRoute(co composeOptions, job composeJob, qs []accountant.Composition, workers int, stderr io.Writer) (*accountant.RDPRoute, *progress, error) {
+	var prog *progress
+	ro := accountant.RouteOptions{Settings: &bernamp.Settings{Timeout: co.rdpTimeout, Workers: 1, Check: !co.noCheck}, Workers: workers, Budget: co.rdpBudget,
+		Progress: func(done, planned int) { prog.set(done) }}
+	route, err := accountant.NewRDPRoute(accountant.FromRDP(*job.curve), job.conv, qs, ro)
+	if err != nil {
+		return nil, nil, err
+	}
+	st := route.Stats()
+	if st.Unsolved > 0 {
+		fmt.Fprintf(stderr, "bernamp: warning: RDP route: --rdp-budget %v solves %d of the %d orders that could lower eps_rdp (%v each); the other %d keep the closed-form upper bound UB: eps_rdp is still an upper bound, maybe looser (raise --rdp-budget, 0: no cap)\n",
+			co.rdpBudget, st.Planned, st.Useful, st.Limit, st.Unsolved)
+	}
+	if st.Planned > 0 && !co.quiet {
+		prog = startPlainProgress(stderr, st.Planned, "orders of the RDP route solved", plainProgressEvery)
+	}
+	return route, prog, nil
 }
 
 // set fills the row's values from the claim (NaN: not computed, null).
