@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"text/tabwriter"
 	"time"
 
@@ -144,7 +145,7 @@ func runCompose(ctx context.Context, args []string, stdout, stderr io.Writer, te
 	fs.Float64Var(&co.singlePair, "single-pair", 0, "also the single-pair route: amplify only the pair (E, delta_M(E)) at this E > 0 and compose it (a comparator that can lose to no amplification)")
 	fs.DurationVar(&co.rdpTimeout, "rdp-timeout", 5*time.Second, "time limit per order of the RDP route's amplified curve (its solve, and separately its check)")
 	fs.DurationVar(&co.rdpBudget, "rdp-budget", defaultRDPBudget, "total time of the RDP route's solves and checks, summed over its orders (the wall time at most about this over --workers): the orders that could lower eps_rdp share it equally, each at most --rdp-timeout; where a share would be under "+accountant.MinOrderTime.String()+", the orders with the least to gain keep the closed-form upper bound UB (a warning on stderr says how many). eps_rdp is an upper bound either way (the safe side), only maybe looser; 0: no cap")
-	fs.BoolVar(&co.quiet, "quiet", false, "no progress on stderr (the rows done on a terminal; the RDP route's orders solved, a line every "+plainProgressEvery.String()+" of a longer run)")
+	fs.BoolVar(&co.quiet, "quiet", false, "no progress on stderr (each row done, on a terminal; a line every "+plainProgressEvery.String()+" of a longer run, terminal or not, with the RDP route's orders solved)")
 	fs.BoolVar(&co.noCheck, "no-check", false, "skip the independent checker: on eps_upper's profile certificate (check column) and on the RDP route's orders (checked by default: an order whose certificate it does not accept uses the closed form)")
 	if err := parseFlags(fs, args, stdout); err != nil {
 		return err
@@ -184,11 +185,21 @@ func runCompose(ctx context.Context, args []string, stdout, stderr io.Writer, te
 		}
 	}
 	stderr = &lockedWriter{w: stderr}
-	var prog *progress
+	var solved, planned atomic.Int64 // orders of the RDP route
 	if co.rdpRoute && job.curve != nil {
-		if routes.RDP, prog, err = planRDPRoute(co, job, qs, o.workers, stderr); err != nil {
+		if routes.RDP, err = planRDPRoute(co, job, qs, o.workers, stderr, &solved); err != nil {
 			return err
 		}
+		planned.Store(int64(routes.RDP.Stats().Planned))
+	}
+	var prog *progress
+	if !co.quiet {
+		prog = startPlainProgress(stderr, "compose", len(qs), "rows", func() string {
+			if p := planned.Load(); p > 0 {
+				return fmt.Sprintf(" (RDP route: %d/%d orders solved)", solved.Load(), p)
+			}
+			return ""
+		}, plainProgressEvery)
 	}
 	defer func() { prog.finish() }() // an error's return; nil once finished
 	var rows []*composeRow
@@ -217,6 +228,7 @@ func runCompose(ctx context.Context, args []string, stdout, stderr io.Writer, te
 		}
 		r.Discretization = c.H
 		rows = append(rows, r)
+		prog.add()
 		if total > 1 && term.stderr && !co.quiet { // rows on a terminal only, as the other commands' progress line
 			fmt.Fprintf(stderr, "bernamp: compose: %d/%d rows\n", len(rows), total)
 		}
@@ -241,31 +253,31 @@ func runCompose(ctx context.Context, args []string, stdout, stderr io.Writer, te
 // the RDP route takes at most about 15 s of wall time.
 const defaultRDPBudget = 30 * time.Second
 
-// plainProgressEvery is the interval between compose's progress lines.
+// plainProgressEvery is the interval between compose's progress lines
+// (the first after one interval: a shorter run writes none).
 const plainProgressEvery = 10 * time.Second
 
 // planRDPRoute plans the RDP route of the questions qs (accountant.
-// NewRDPRoute with --rdp-timeout and --rdp-budget), warns on stderr when
-// the budget leaves orders that could lower eps_rdp at the closed form,
-// and, unless --quiet, starts the progress of its orders (whole lines on
-// stderr every plainProgressEvery, none for a shorter run).
-func planRDPRoute(co composeOptions, job composeJob, qs []accountant.Composition, workers int, stderr io.Writer) (*accountant.RDPRoute, *progress, error) {
-	var prog *progress
+// NewRDPRoute with --rdp-timeout and --rdp-budget), counting the orders
+// solved in solved, and warns on stderr when the budget leaves orders that
+// could lower eps_rdp at the closed form.
+func planRDPRoute(co composeOptions, job composeJob, qs []accountant.Composition, workers int, stderr io.Writer, solved *atomic.Int64) (*accountant.RDPRoute, error) {
 	ro := accountant.RouteOptions{Settings: &bernamp.Settings{Timeout: co.rdpTimeout, Workers: 1, Check: !co.noCheck}, Workers: workers, Budget: co.rdpBudget,
-		Progress: func(done, planned int) { prog.set(done) }}
+		Progress: func(done, planned int) { solved.Store(int64(done)) }}
 	route, err := accountant.NewRDPRoute(accountant.FromRDP(*job.curve), job.conv, qs, ro)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
-	st := route.Stats()
-	if st.Unsolved > 0 {
-		fmt.Fprintf(stderr, "bernamp: warning: RDP route: --rdp-budget %v solves %d of the %d orders that could lower eps_rdp (%v each); the other %d keep the closed-form upper bound UB: eps_rdp is still an upper bound, maybe looser (raise --rdp-budget, 0: no cap)\n",
+	switch st := route.Stats(); {
+	case st.Unsolved == 0:
+	case st.Planned == 0:
+		fmt.Fprintf(stderr, "bernamp: warning: RDP route: --rdp-budget %v solves none of the %d orders that could lower eps_rdp; they keep the closed-form upper bound UB: eps_rdp is still an upper bound, maybe looser (raise --rdp-budget, 0: no cap)\n",
+			co.rdpBudget, st.Useful)
+	default:
+		fmt.Fprintf(stderr, "bernamp: warning: RDP route: --rdp-budget %v solves %d of the %d orders that could lower eps_rdp, %v each; the other %d keep the closed-form upper bound UB: eps_rdp is still an upper bound, maybe looser (raise --rdp-budget, 0: no cap)\n",
 			co.rdpBudget, st.Planned, st.Useful, st.Limit, st.Unsolved)
 	}
-	if st.Planned > 0 && !co.quiet {
-		prog = startPlainProgress(stderr, st.Planned, "orders of the RDP route solved", plainProgressEvery)
-	}
-	return route, prog, nil
+	return route, nil
 }
 
 // set fills the row's values from the claim (NaN: not computed, null).

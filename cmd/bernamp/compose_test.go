@@ -316,7 +316,7 @@ func TestComposeRDPBudget(t *testing.T) {
 		t.Errorf("--rdp-budget 0: eps_rdp %v (stderr %q), default %v", all, errs, solved)
 	}
 	closed, _, errs := run("--rdp-budget", "1ns")
-	if !strings.HasPrefix(errs, "bernamp: warning: RDP route: --rdp-budget 1ns solves 0 of the ") || !strings.Contains(errs, "keep the closed-form upper bound UB") || strings.Count(errs, "\n") != 1 {
+	if !strings.HasPrefix(errs, "bernamp: warning: RDP route: --rdp-budget 1ns solves none of the ") || !strings.Contains(errs, "keep the closed-form upper bound UB") || strings.Count(errs, "\n") != 1 {
 		t.Errorf("--rdp-budget 1ns: stderr %q, want one warning naming the closed form", errs)
 	}
 	if !(closed > solved && solved > lower) {
@@ -374,6 +374,10 @@ func TestPlainProgress(t *testing.T) {
 	p.finish()
 	if want := "bernamp: 2/4 orders, 0.2/s, ETA 10s\nbernamp: 4/4 orders, 0.2/s, 20s\n"; b.String() != want {
 		t.Errorf("long run: %q, want %q", b.String(), want)
+	}
+	p = &progress{total: 3, what: "rows", label: "compose", extra: func() string { return " (RDP route: 1/8 orders solved)" }, start: start}
+	if got, want := p.line(start), "bernamp: compose: 0/3 rows (RDP route: 1/8 orders solved)"; got != want {
+		t.Errorf("compose's line %q, want %q", got, want)
 	}
 	var nilp *progress
 	nilp.set(1)

@@ -20,9 +20,11 @@ type progress struct {
 	stop    chan struct{}
 	wg      sync.WaitGroup
 	now     func() time.Time
-	what    string // what is counted: "points" when ""
-	plain   bool   // whole lines (not a terminal)
-	printed bool   // a plain line was written (by the ticker, then by finish)
+	what    string        // what is counted: "points" when ""
+	label   string        // the command, after "bernamp: " (none when "")
+	extra   func() string // more after the count, e.g. " (RDP route: 3/8 orders solved)"
+	plain   bool          // whole lines (not a terminal)
+	printed bool          // a plain line was written (by the ticker, then by finish)
 }
 
 // startProgress starts updating the line on w every interval.
@@ -30,10 +32,11 @@ func startProgress(w io.Writer, total int, every time.Duration) *progress {
 	return (&progress{w: w, total: total}).run(every)
 }
 
-// startPlainProgress starts writing a whole line "bernamp: <done>/<total>
-// <what>, ..." on w every interval, for a w that is not a terminal.
-func startPlainProgress(w io.Writer, total int, what string, every time.Duration) *progress {
-	return (&progress{w: w, total: total, what: what, plain: true}).run(every)
+// startPlainProgress starts writing a whole line "bernamp: <label>:
+// <done>/<total> <what><extra()>, ..." on w every interval, for a w that
+// is not a terminal (or for lines kept whole).
+func startPlainProgress(w io.Writer, label string, total int, what string, extra func() string, every time.Duration) *progress {
+	return (&progress{w: w, total: total, what: what, label: label, extra: extra, plain: true}).run(every)
 }
 
 // run starts the ticker.
@@ -97,7 +100,14 @@ func (p *progress) line(now time.Time) string {
 	if what == "" {
 		what = "points"
 	}
-	s := fmt.Sprintf("bernamp: %d/%d %s", done, p.total, what)
+	s := "bernamp: "
+	if p.label != "" {
+		s += p.label + ": "
+	}
+	s += fmt.Sprintf("%d/%d %s", done, p.total, what)
+	if p.extra != nil {
+		s += p.extra()
+	}
 	if done == 0 || elapsed <= 0 {
 		return s
 	}
