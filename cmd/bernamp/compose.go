@@ -218,15 +218,8 @@ func runCompose(ctx context.Context, args []string, stdout, stderr io.Writer, te
 		case err != nil:
 			return err
 		}
-		r := &composeRow{D: kern.D, K: kern.K, C: kern.C, Steps: t, byDelta: co.delta > 0, Seconds: c.Seconds}
-		if o.noTiming {
-			r.Seconds = 0
-		}
-		r.set(co, c)
-		if o.noTiming {
-			r.CheckSeconds = 0
-		}
-		r.Discretization = c.H
+		r := &composeRow{D: kern.D, K: kern.K, C: kern.C, Steps: t, byDelta: co.delta > 0}
+		r.fill(co, c, o.noTiming)
 		rows = append(rows, r)
 		prog.add()
 		if total > 1 && term.stderr && !co.quiet { // rows on a terminal only, as the other commands' progress line
@@ -278,6 +271,16 @@ func planRDPRoute(co composeOptions, job composeJob, qs []accountant.Composition
 			co.rdpBudget, st.Planned, st.Useful, st.Limit, st.Unsolved)
 	}
 	return route, nil
+}
+
+// fill sets the row from the claim: its values (set), times (0 with
+// noTiming) and discretization.
+func (r *composeRow) fill(co composeOptions, c accountant.Claim, noTiming bool) {
+	r.set(co, c)
+	r.Seconds, r.Discretization = c.Seconds, c.H
+	if noTiming {
+		r.Seconds, r.CheckSeconds = 0, 0
+	}
 }
 
 // set fills the row's values from the claim (NaN: not computed, null).
@@ -571,15 +574,8 @@ func runComposePlan(ctx context.Context, co composeOptions, set map[string]bool,
 	for _, s := range plan {
 		total += s.Steps
 	}
-	r := &composeRow{Plan: co.plan, Steps: total, byDelta: co.delta > 0, Seconds: c.Seconds}
-	if o.noTiming {
-		r.Seconds = 0
-	}
-	r.set(co, c)
-	if o.noTiming {
-		r.CheckSeconds = 0
-	}
-	r.Discretization = c.H
+	r := &composeRow{Plan: co.plan, Steps: total, byDelta: co.delta > 0}
+	r.fill(co, c, o.noTiming)
 	if co.certOut != "" && c.Certificate != nil {
 		if _, err := c.Certificate.WriteDir(co.certOut); err != nil {
 			return err
