@@ -23,27 +23,31 @@ type RouteOptions struct {
 	// Workers is the number of orders solved at once (<= 0: 1). The
 	// values do not depend on it.
 	Workers int
-	// Budget > 0 caps the route's solving time, summed over the orders it
-	// solves (each solve and each check counted at its time limit, as if
-	// they ran one after another; the wall time is about Budget over
-	// Workers at most). The orders to solve share it equally: each gets
-	// min(Settings.Timeout, Budget / (m w)) for its solve and as much for
-	// its check, m the orders to solve and w = 2 with Settings.Check, 1
-	// without. Where that share is below MinOrderTime, only the
-	// floor(Budget / (w MinOrderTime)) orders with the most to gain are
-	// solved, each at MinOrderTime, and the others keep the closed form
-	// UB (RouteStats.Unsolved). 0: no cap (each order solved at
-	// Settings.Timeout).
+	// Budget > 0 caps the route's solving time: the solves and checks of
+	// its orders, their measured times summed (Result.Seconds; the wall
+	// time is at most about Budget over Workers). Each kernel's orders are
+	// solved when its first answer is asked, most to gain first, in
+	// batches of RouteBatch; an order of a batch gets min(Settings.Timeout,
+	// left / (RouteBatch w)) for its solve and as much for its check, left
+	// the budget not yet spent and w = 2 with Settings.Check, 1 without.
+	// Where that would be under MinOrderTime the budget is spent: the
+	// orders not yet solved keep the closed form UB (RouteStats.Unsolved).
+	// 0: no cap (each order solved at Settings.Timeout).
 	Budget time.Duration
-	// Progress, when not nil, is called after each order solved with the
-	// orders solved so far and those planned, on the goroutine that called
-	// Answer.
-	Progress func(done, planned int)
+	// Progress, when not nil, is called after each order solved or left
+	// to the closed form with the number of such orders so far and of the
+	// useful ones (RouteStats), on the goroutine that called Answer.
+	Progress func(done, useful int)
 }
 
 // MinOrderTime is the least time limit a Budget gives an order it solves:
-// below it the orders with the least to gain keep the closed form.
+// below it the budget is spent and the orders left keep the closed form.
 const MinOrderTime = 20 * time.Millisecond
+
+// RouteBatch is the number of orders solved between two looks at a
+// Budget (at most Workers of them at once): a constant, so that which
+// orders are solved does not depend on Workers.
+const RouteBatch = 8
 
 // RouteStats counts what an RDPRoute did with the orders of its kernels.
 type RouteStats struct {
@@ -52,13 +56,11 @@ type RouteStats struct {
 	// Useful are those whose solve could lower some answer asked
 	// (NewRDPRoute); the others keep the closed form UB at no loss.
 	Useful int
-	// Planned are the useful ones the budget lets be solved, Unsolved
-	// the useful ones it leaves at the closed form UB (Useful = Planned +
-	// Unsolved), Solved those solved so far.
-	Planned, Unsolved, Solved int
-	// Limit is the time limit of each solve (and of each check): the
-	// budget's share, or Settings.Timeout; 0 means Post's default.
-	Limit time.Duration
+	// Solved are the useful orders solved so far, Unsolved those the
+	// budget left at the closed form UB.
+	Solved, Unsolved int
+	// Spent is the time of the solves and checks so far (measured).
+	Spent time.Duration
 }
 
 // RDPRoute is the RDP comparator of compose: the mechanism's RDP curve
@@ -83,9 +85,10 @@ type RouteStats struct {
 // UB, which is above their PostUpper, so the answer stays an upper bound
 // and may only be looser.
 //
-// Which orders are solved and their time limits depend on the questions
-// and options only, not on Workers; as in Post, a solve cut short by its
-// time limit keeps the bound proved so far.
+// Which orders are solved and their time limits depend on the questions,
+// the options and, with a Budget, the measured times of the solves before
+// them, not on Workers; as in Post, a solve cut short by its time limit
+// keeps the bound proved so far.
 type RDPRoute struct {
 	curve   Curve
 	conv    rdp.Conversion
@@ -106,15 +109,15 @@ type question struct {
 type routeKernel struct {
 	lb, ub []float64 // closed-form bounds per order (asymptotes at eps = +Inf)
 	gain   []float64 // largest relative gain of solving the order (0: none)
-	solve  []int     // orders to solve, ascending
+	solve  []int     // useful orders, most to gain first
 	amp    *rdp.Curve
 }
 
 // NewRDPRoute plans the RDP route of curve c for the questions qs (their
 // Kernel, Steps and Delta or Eps; Mechanism and Source are not used): it
-// computes the closed-form bounds of every order at every kernel, keeps
-// the orders that could lower some answer and, with a Budget, the time
-// limit of each and which are solved. Nothing is solved until Answer. It
+// computes the closed-form bounds of every order at every kernel and keeps
+// the orders that could lower some answer, most to gain first. Nothing is
+// solved until Answer. It
 // returns an error for an invalid curve, kernel or question.
 func NewRDPRoute(c Curve, conv rdp.Conversion, qs []Composition, o RouteOptions) (*RDPRoute, error) {
 	if err := c.Validate(); err != nil {
@@ -174,20 +177,16 @@ func NewRDPRoute(c Curve, conv rdp.Conversion, qs []Composition, o RouteOptions)
 		}
 		return cmp.Compare(a.i, b.i)
 	})
-	m, limit := r.share(len(useful))
-	r.stats.Planned, r.stats.Unsolved, r.stats.Limit = m, len(useful)-m, limit
-	for _, u := range useful[:m] {
+	for _, u := range useful {
 		u.rk.solve = append(u.rk.solve, u.i)
-	}
-	for _, rk := range r.kernels {
-		slices.Sort(rk.solve)
 	}
 	return r, nil
 }
 
-// share returns how many of n useful orders the budget solves and the
-// time limit of each (RouteOptions.Budget).
-func (r *RDPRoute) share(n int) (int, time.Duration) {
+// limit returns the time limit of each order of a batch of n under the
+// budget, with left of it not yet spent, and false when the budget is
+// spent (RouteOptions.Budget).
+func (r *RDPRoute) limit(left time.Duration, n int) (time.Duration, bool) {
 	var timeout time.Duration
 	w := time.Duration(1)
 	if s := r.opt.Settings; s != nil {
@@ -196,22 +195,18 @@ func (r *RDPRoute) share(n int) (int, time.Duration) {
 			w = 2
 		}
 	}
-	b := r.opt.Budget
-	if b <= 0 || n == 0 {
-		return n, timeout
+	if r.opt.Budget <= 0 {
+		return timeout, true
 	}
-	limit := b / (time.Duration(n) * w)
-	if timeout > 0 && timeout < limit {
-		return n, timeout
+	limit := left / (w * time.Duration(max(n, 1)))
+	if timeout > 0 && timeout <= limit {
+		return timeout, true
 	}
 	least := MinOrderTime
 	if timeout > 0 {
 		least = min(least, timeout)
 	}
-	if limit >= least {
-		return n, limit
-	}
-	return min(n, int(b/(w*least))), least
+	return limit, limit >= least
 }
 
 // bounds returns a kernel's closed-form bounds at every order of the
@@ -294,8 +289,9 @@ func (r *RDPRoute) convert(amp rdp.Curve, q question) (float64, error) {
 
 // Answer returns the route's answer to q, a question given to
 // NewRDPRoute: eps at q.Delta, or delta at q.Eps. The first answer at a
-// kernel solves its planned orders (RouteOptions.Workers at once) and
-// keeps the amplified curve. A cancelled ctx returns its error.
+// kernel solves its useful orders (RouteOptions.Workers at once) while
+// the budget lasts and keeps the amplified curve. A cancelled ctx returns
+// its error.
 func (r *RDPRoute) Answer(ctx context.Context, q Composition) (float64, error) {
 	qq := question{q.Kernel, q.Steps, q.Delta, q.Eps}
 	rk := r.kernels[q.Kernel]
@@ -310,39 +306,53 @@ func (r *RDPRoute) Answer(ctx context.Context, q Composition) (float64, error) {
 	return r.convert(*rk.amp, qq)
 }
 
-// solve runs Post at the kernel's planned orders and sets its curve.
+// solve runs Post at the kernel's useful orders, most to gain first, in
+// batches of RouteBatch while the budget lasts, and sets its curve.
 func (r *RDPRoute) solve(ctx context.Context, k Kernel, rk *routeKernel) error {
 	var s bernamp.Settings
 	if r.opt.Settings != nil {
 		s = *r.opt.Settings
 	}
-	s.Timeout = r.stats.Limit
 	up := slices.Clone(rk.ub)
-	do := func(ctx context.Context, j int) (bernamp.Result, error) {
-		i := rk.solve[j]
-		res, err := Post(ctx, k, r.curve.Orders[i], r.curve.Eps[i], &s)
-		if err != nil {
-			return res, fmt.Errorf("order %v: %w", r.curve.Orders[i], err)
-		}
-		return res, nil
-	}
-	emit := func(j int, res bernamp.Result) error {
-		up[rk.solve[j]] = res.PostUpper
-		r.stats.Solved++
+	report := func() {
 		if r.opt.Progress != nil {
-			r.opt.Progress(r.stats.Solved, r.stats.Planned)
+			r.opt.Progress(r.stats.Solved+r.stats.Unsolved, r.stats.Useful)
 		}
-		return nil
 	}
-	err := parallel.Map(ctx, len(rk.solve), max(1, r.opt.Workers), do, emit)
-	if err == nil {
-		err = ctx.Err() // a solve cut short keeps a proved bound, but the caller asked to stop
-	}
-	if err != nil {
-		if ctx.Err() != nil && errors.Is(err, ctx.Err()) {
-			return err
+	for start := 0; start < len(rk.solve); start += RouteBatch {
+		batch := rk.solve[start:min(start+RouteBatch, len(rk.solve))]
+		limit, ok := r.limit(r.opt.Budget-r.stats.Spent, len(batch))
+		if !ok {
+			r.stats.Unsolved += len(rk.solve) - start
+			report()
+			break
 		}
-		return fmt.Errorf("rdp route: %w", err)
+		s.Timeout = limit
+		do := func(ctx context.Context, j int) (bernamp.Result, error) {
+			i := batch[j]
+			res, err := Post(ctx, k, r.curve.Orders[i], r.curve.Eps[i], &s)
+			if err != nil {
+				return res, fmt.Errorf("order %v: %w", r.curve.Orders[i], err)
+			}
+			return res, nil
+		}
+		emit := func(j int, res bernamp.Result) error {
+			up[batch[j]] = res.PostUpper
+			r.stats.Solved++
+			r.stats.Spent += time.Duration(res.Seconds * float64(time.Second))
+			report()
+			return nil
+		}
+		err := parallel.Map(ctx, len(batch), max(1, r.opt.Workers), do, emit)
+		if err == nil {
+			err = ctx.Err() // a solve cut short keeps a proved bound, but the caller asked to stop
+		}
+		if err != nil {
+			if ctx.Err() != nil && errors.Is(err, ctx.Err()) {
+				return err
+			}
+			return fmt.Errorf("rdp route: %w", err)
+		}
 	}
 	amp, err := rdp.FromBounds(r.curve.Orders, up)
 	if err != nil {
@@ -352,5 +362,5 @@ func (r *RDPRoute) solve(ctx context.Context, k Kernel, rk *routeKernel) error {
 	return nil
 }
 
-// Stats returns what the route planned and has solved so far.
+// Stats returns what the route found useful and has solved so far.
 func (r *RDPRoute) Stats() RouteStats { return r.stats }

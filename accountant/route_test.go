@@ -90,8 +90,8 @@ func TestRDPRouteSameAsEveryOrder(t *testing.T) {
 					t.Fatal(err)
 				}
 				st := r.Stats()
-				if st.Orders != len(tc.curve.Orders) || st.Useful == 0 || st.Useful >= st.Orders || st.Planned != st.Useful || st.Unsolved != 0 {
-					t.Errorf("%s: stats %+v, want 0 < useful = planned < orders = %d", name, st, len(tc.curve.Orders))
+				if st.Orders != len(tc.curve.Orders) || st.Useful == 0 || st.Useful >= st.Orders || st.Solved != 0 {
+					t.Errorf("%s: stats %+v, want 0 < useful < orders = %d, none solved yet", name, st, len(tc.curve.Orders))
 				}
 				for i, q := range qs {
 					got, err := r.Answer(context.Background(), q)
@@ -102,20 +102,20 @@ func TestRDPRouteSameAsEveryOrder(t *testing.T) {
 						t.Errorf("%s: steps %d delta %v eps %v: route %v, every order solved %v", name, q.Steps, q.Delta, q.Eps, got, want[i])
 					}
 				}
-				if st := r.Stats(); st.Solved != st.Planned {
-					t.Errorf("%s: solved %d of %d planned", name, st.Solved, st.Planned)
+				if st := r.Stats(); st.Solved != st.Useful || st.Unsolved != 0 {
+					t.Errorf("%s: solved %d, unsolved %d of %d useful", name, st.Solved, st.Unsolved, st.Useful)
 				}
 			}
 		}
 	}
 }
 
-// TestRDPRouteBudget: a budget too small for any solve leaves every useful
-// order at the closed form UB: the answers are then the closed-form
-// curve's, above those with every order solved and above the exact lower
-// side (eps_lower, a real mechanism whose RDP curve is at most the
-// Gaussian's); a budget for ten solves at MinOrderTime solves the ten with
-// the most to gain, and its answers lie between the two.
+// TestRDPRouteBudget: the useful orders are solved most to gain first; a
+// budget too small for any solve leaves every one at the closed form UB:
+// the answers are then the closed-form curve's, above those with every
+// order solved and above the exact lower side (eps_lower, a real mechanism
+// whose RDP curve is at most the Gaussian's); a budget for a few solves
+// gives answers between the two.
 func TestRDPRouteBudget(t *testing.T) {
 	t.Parallel()
 	gauss, err := rdp.Gaussian(2, nil)
@@ -131,29 +131,18 @@ func TestRDPRouteBudget(t *testing.T) {
 		t.Fatal(err)
 	}
 	ampClosed, ampSolved := amplifyAll(t, c, k, &bernamp.Settings{BoundsOnly: true}), amplifyAll(t, c, k, s)
-	for _, budget := range []time.Duration{1, 20 * MinOrderTime} {
+	for _, budget := range []time.Duration{1, 10 * MinOrderTime} {
 		r, err := NewRDPRoute(c, rdp.Balle2020, qs, RouteOptions{Settings: s, Workers: 2, Budget: budget})
 		if err != nil {
 			t.Fatal(err)
 		}
-		st := r.Stats()
-		wantPlanned := 0
-		if budget > 1 {
-			wantPlanned = 10 // 20 MinOrderTime over a solve and a check each
-		}
-		if st.Planned != wantPlanned || st.Unsolved != st.Useful-wantPlanned || st.Useful <= wantPlanned || (wantPlanned > 0 && st.Limit != MinOrderTime) {
-			t.Fatalf("budget %v: stats %+v, want %d planned at %v and the rest unsolved", budget, st, wantPlanned, MinOrderTime)
-		}
 		rk := r.kernels[k]
-		least := math.Inf(1)
-		planned := map[int]bool{}
-		for _, i := range rk.solve {
-			least = min(least, rk.gain[i])
-			planned[i] = true
+		if len(rk.solve) <= RouteBatch {
+			t.Fatalf("%d useful orders, want more than a batch", len(rk.solve))
 		}
-		for i, g := range rk.gain {
-			if g > least && !planned[i] {
-				t.Errorf("budget %v: order %v (gain %v) unsolved, order of gain %v solved", budget, c.Orders[i], g, least)
+		for j := 1; j < len(rk.solve); j++ {
+			if a, b := rk.gain[rk.solve[j-1]], rk.gain[rk.solve[j]]; !(a >= b && b > 0) {
+				t.Errorf("useful orders %v (gain %v) before %v (gain %v): want the most to gain first", c.Orders[rk.solve[j-1]], a, c.Orders[rk.solve[j]], b)
 			}
 		}
 		for _, q := range qs {
@@ -183,40 +172,43 @@ func TestRDPRouteBudget(t *testing.T) {
 				}
 			}
 		}
+		st := r.Stats()
+		if st.Solved+st.Unsolved != st.Useful || st.Unsolved == 0 || (budget == 1 && st.Solved != 0) {
+			t.Errorf("budget %v: stats %+v, want every useful order solved or not, some not, none at 1 ns", budget, st)
+		}
 	}
 }
 
-// TestRDPRouteShare: the budget's share per order, with and without the
-// check, under and over --rdp-timeout, and the floor MinOrderTime.
-func TestRDPRouteShare(t *testing.T) {
+// TestRDPRouteLimit: the time limit of each order of a batch under the
+// budget, with and without the check, under and over the timeout, and the
+// floor MinOrderTime where the budget is spent.
+func TestRDPRouteLimit(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct {
-		n        int
-		budget   time.Duration
-		timeout  time.Duration
-		check    bool
-		m        int
-		limit    time.Duration
-		settings bool
+		budget, left, timeout time.Duration
+		n                     int
+		check, settings       bool
+		limit                 time.Duration
+		ok                    bool
 	}{
-		{10, 0, 5 * time.Second, true, 10, 5 * time.Second, true},              // no budget: each at the timeout
-		{1, 30 * time.Second, 5 * time.Second, true, 1, 5 * time.Second, true}, // share 15 s, capped at the timeout
-		{10, 30 * time.Second, 5 * time.Second, true, 10, 1500 * time.Millisecond, true},
-		{10, 30 * time.Second, 5 * time.Second, false, 10, 3 * time.Second, true}, // no check: the whole share to the solve
-		{10, 30 * time.Second, 0, true, 10, 1500 * time.Millisecond, true},        // no timeout
-		{1000, 30 * time.Second, 5 * time.Second, true, 750, MinOrderTime, true},  // share 15 ms: 750 at 20 ms
-		{1000, 1, 5 * time.Second, true, 0, MinOrderTime, true},                   // nothing solved
-		{10, 30 * time.Second, 10 * time.Millisecond, true, 10, 10 * time.Millisecond, true},
-		{5000, 30 * time.Second, 2 * time.Millisecond, true, 5000, 2 * time.Millisecond, true}, // share 3 ms > the 2 ms timeout
-		{0, 30 * time.Second, 5 * time.Second, true, 0, 5 * time.Second, true},
-		{10, 30 * time.Second, 0, false, 10, 3 * time.Second, false}, // nil settings
+		{0, 0, 5 * time.Second, 8, true, true, 5 * time.Second, true},                               // no budget: the timeout
+		{30 * time.Second, 30 * time.Second, 5 * time.Second, 1, true, true, 5 * time.Second, true}, // 15 s, capped at the timeout
+		{30 * time.Second, 30 * time.Second, 5 * time.Second, 8, true, true, 1875 * time.Millisecond, true},
+		{30 * time.Second, 30 * time.Second, 5 * time.Second, 8, false, true, 3750 * time.Millisecond, true}, // no check: all to the solve
+		{30 * time.Second, 30 * time.Second, 0, 8, true, true, 1875 * time.Millisecond, true},                // no timeout
+		{30 * time.Second, 320 * time.Millisecond, 5 * time.Second, 8, true, true, 20 * time.Millisecond, true},
+		{30 * time.Second, 319 * time.Millisecond, 5 * time.Second, 8, true, true, 19937500, false},                      // under MinOrderTime: spent
+		{30 * time.Second, -time.Second, 5 * time.Second, 8, true, true, -62500000, false},                               // overspent
+		{30 * time.Second, 100 * time.Millisecond, 10 * time.Millisecond, 8, true, true, 6250 * time.Microsecond, false}, // a timeout under MinOrderTime is the floor
+		{30 * time.Second, 200 * time.Millisecond, 10 * time.Millisecond, 8, true, true, 10 * time.Millisecond, true},
+		{30 * time.Second, 30 * time.Second, 0, 8, false, false, 3750 * time.Millisecond, true}, // nil settings
 	} {
 		r := &RDPRoute{opt: RouteOptions{Budget: tc.budget}}
 		if tc.settings {
 			r.opt.Settings = &bernamp.Settings{Timeout: tc.timeout, Check: tc.check}
 		}
-		if m, limit := r.share(tc.n); m != tc.m || limit != tc.limit {
-			t.Errorf("%d orders, budget %v, timeout %v, check %v: %d at %v, want %d at %v", tc.n, tc.budget, tc.timeout, tc.check, m, limit, tc.m, tc.limit)
+		if limit, ok := r.limit(tc.left, tc.n); limit != tc.limit || ok != tc.ok {
+			t.Errorf("%+v: %v %v, want %v %v", tc, limit, ok, tc.limit, tc.ok)
 		}
 	}
 }

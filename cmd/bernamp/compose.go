@@ -144,7 +144,7 @@ func runCompose(ctx context.Context, args []string, stdout, stderr io.Writer, te
 	fs.BoolVar(&co.noAmp, "unamplified", true, "compute the mechanism's own PLD composed, without amplification")
 	fs.Float64Var(&co.singlePair, "single-pair", 0, "also the single-pair route: amplify only the pair (E, delta_M(E)) at this E > 0 and compose it (a comparator that can lose to no amplification)")
 	fs.DurationVar(&co.rdpTimeout, "rdp-timeout", 5*time.Second, "time limit per order of the RDP route's amplified curve (its solve, and separately its check)")
-	fs.DurationVar(&co.rdpBudget, "rdp-budget", defaultRDPBudget, "total time of the RDP route's solves and checks, summed over its orders (the wall time at most about this over --workers): the orders that could lower eps_rdp share it equally, each at most --rdp-timeout; where a share would be under "+accountant.MinOrderTime.String()+", the orders with the least to gain keep the closed-form upper bound UB (a warning on stderr says how many). eps_rdp is an upper bound either way (the safe side), only maybe looser; 0: no cap")
+	fs.DurationVar(&co.rdpBudget, "rdp-budget", defaultRDPBudget, "total time of the RDP route's solves and checks, measured and summed over its orders (the wall time at most about this over --workers): the orders that could lower eps_rdp are solved most to gain first, "+strconv.Itoa(accountant.RouteBatch)+" at a time, each at most --rdp-timeout and its batch's share of what is left; once that share would be under "+accountant.MinOrderTime.String()+" the budget is spent and the orders left keep the closed-form upper bound UB (a warning on stderr says how many). eps_rdp is an upper bound either way (the safe side), only maybe looser; 0: no cap")
 	fs.BoolVar(&co.quiet, "quiet", false, "no progress on stderr (each row done, on a terminal; a line every "+plainProgressEvery.String()+" of a longer run, terminal or not, with the RDP route's orders solved)")
 	fs.BoolVar(&co.noCheck, "no-check", false, "skip the independent checker: on eps_upper's profile certificate (check column) and on the RDP route's orders (checked by default: an order whose certificate it does not accept uses the closed form)")
 	if err := parseFlags(fs, args, stdout); err != nil {
@@ -185,18 +185,18 @@ func runCompose(ctx context.Context, args []string, stdout, stderr io.Writer, te
 		}
 	}
 	stderr = &lockedWriter{w: stderr}
-	var solved, planned atomic.Int64 // orders of the RDP route
+	var done, useful atomic.Int64 // orders of the RDP route
 	if co.rdpRoute && job.curve != nil {
-		if routes.RDP, err = planRDPRoute(co, job, qs, o.workers, stderr, &solved); err != nil {
+		if routes.RDP, err = planRDPRoute(co, job, qs, o.workers, &done); err != nil {
 			return err
 		}
-		planned.Store(int64(routes.RDP.Stats().Planned))
+		useful.Store(int64(routes.RDP.Stats().Useful))
 	}
 	var prog *progress
 	if !co.quiet {
 		prog = startPlainProgress(stderr, "compose", len(qs), "rows", func() string {
-			if p := planned.Load(); p > 0 {
-				return fmt.Sprintf(" (RDP route: %d/%d orders solved)", solved.Load(), p)
+			if u := useful.Load(); u > 0 {
+				return fmt.Sprintf(" (RDP route: %d/%d orders)", done.Load(), u)
 			}
 			return ""
 		}, plainProgressEvery)
@@ -211,6 +211,7 @@ func runCompose(ctx context.Context, args []string, stdout, stderr io.Writer, te
 		case err != nil && ctx.Err() != nil:
 			prog.finish()
 			prog = nil
+			warnRDPBudget(stderr, routes.RDP, co.rdpBudget)
 			writeComposeRows(stdout, co.format, rows)
 			return fmt.Errorf("interrupted after %d of %d rows", len(rows), total)
 		case errors.Is(err, pld.ErrProfile):
@@ -239,6 +240,7 @@ func runCompose(ctx context.Context, args []string, stdout, stderr io.Writer, te
 	}
 	prog.finish()
 	prog = nil
+	warnRDPBudget(stderr, routes.RDP, co.rdpBudget)
 	return writeComposeRows(stdout, co.format, rows)
 }
 
@@ -252,25 +254,23 @@ const plainProgressEvery = 10 * time.Second
 
 // planRDPRoute plans the RDP route of the questions qs (accountant.
 // NewRDPRoute with --rdp-timeout and --rdp-budget), counting the orders
-// solved in solved, and warns on stderr when the budget leaves orders that
-// could lower eps_rdp at the closed form.
-func planRDPRoute(co composeOptions, job composeJob, qs []accountant.Composition, workers int, stderr io.Writer, solved *atomic.Int64) (*accountant.RDPRoute, error) {
+// done (solved, or left to the closed form) in done.
+func planRDPRoute(co composeOptions, job composeJob, qs []accountant.Composition, workers int, done *atomic.Int64) (*accountant.RDPRoute, error) {
 	ro := accountant.RouteOptions{Settings: &bernamp.Settings{Timeout: co.rdpTimeout, Workers: 1, Check: !co.noCheck}, Workers: workers, Budget: co.rdpBudget,
-		Progress: func(done, planned int) { solved.Store(int64(done)) }}
-	route, err := accountant.NewRDPRoute(accountant.FromRDP(*job.curve), job.conv, qs, ro)
-	if err != nil {
-		return nil, err
+		Progress: func(n, useful int) { done.Store(int64(n)) }}
+	return accountant.NewRDPRoute(accountant.FromRDP(*job.curve), job.conv, qs, ro)
+}
+
+// warnRDPBudget says on stderr how many orders that could lower eps_rdp
+// the budget left at the closed form, if any.
+func warnRDPBudget(stderr io.Writer, route *accountant.RDPRoute, budget time.Duration) {
+	if route == nil {
+		return
 	}
-	switch st := route.Stats(); {
-	case st.Unsolved == 0:
-	case st.Planned == 0:
-		fmt.Fprintf(stderr, "bernamp: warning: RDP route: --rdp-budget %v solves none of the %d orders that could lower eps_rdp; they keep the closed-form upper bound UB: eps_rdp is still an upper bound, maybe looser (raise --rdp-budget, 0: no cap)\n",
-			co.rdpBudget, st.Useful)
-	default:
-		fmt.Fprintf(stderr, "bernamp: warning: RDP route: --rdp-budget %v solves %d of the %d orders that could lower eps_rdp, %v each; the other %d keep the closed-form upper bound UB: eps_rdp is still an upper bound, maybe looser (raise --rdp-budget, 0: no cap)\n",
-			co.rdpBudget, st.Planned, st.Useful, st.Limit, st.Unsolved)
+	if st := route.Stats(); st.Unsolved > 0 {
+		fmt.Fprintf(stderr, "bernamp: warning: RDP route: --rdp-budget %v was spent after %d of the %d orders that could lower eps_rdp; the other %d keep the closed-form upper bound UB: eps_rdp is still an upper bound, maybe looser (raise --rdp-budget, 0: no cap)\n",
+			budget, st.Solved, st.Useful, st.Unsolved)
 	}
-	return route, nil
 }
 
 // fill sets the row from the claim: its values (set), times (0 with

@@ -41,9 +41,9 @@
 //	         [--rdp-timeout DUR] [--rdp-budget DUR] [--quiet];
 //	         --plan FILE composes steps of several kinds (JSON). The RDP
 //	         route (eps_rdp, an upper bound) solves only the orders that
-//	         could lower it, sharing --rdp-budget (default 30s, summed over
-//	         orders); orders past it keep the closed-form upper bound UB, with
-//	         a warning. A run whose route takes longer than 10s writes a
+//	         could lower it, most to gain first, within --rdp-budget (default
+//	         30s, summed over orders); orders past it keep the closed-form
+//	         upper bound UB, with a warning. A run whose route takes longer than 10s writes a
 //	         progress line to stderr every 10s, terminal or not
 //	curve    amplify an RDP curve order by order, convert it to (eps, delta)
 //	         and compare with the generic bounds of Balle et al. (docs/curve.md)
