@@ -117,20 +117,13 @@ type routeKernel struct {
 // Kernel, Steps and Delta or Eps; Mechanism and Source are not used): it
 // computes the closed-form bounds of every order at every kernel and keeps
 // the orders that could lower some answer, most to gain first. Nothing is
-// solved until Answer. It
-// returns an error for an invalid curve, kernel or question.
+// solved until Answer. It returns an error for an invalid curve, kernel or
+// question.
 func NewRDPRoute(c Curve, conv rdp.Conversion, qs []Composition, o RouteOptions) (*RDPRoute, error) {
 	if err := c.Validate(); err != nil {
 		return nil, fmt.Errorf("accountant.NewRDPRoute: %w", err)
 	}
 	r := &RDPRoute{curve: c, conv: conv, opt: o, kernels: map[Kernel]*routeKernel{}, asked: map[question]bool{}}
-	type cand struct {
-		rk   *routeKernel
-		i    int
-		gain float64
-		seq  int // kernel's place in qs, for a deterministic tie-break
-	}
-	var useful []cand
 	var order []Kernel
 	for _, q := range qs {
 		if err := q.Kernel.Validate(); err != nil {
@@ -157,28 +150,17 @@ func NewRDPRoute(c Curve, conv rdp.Conversion, qs []Composition, o RouteOptions)
 			return nil, err
 		}
 	}
-	for seq, k := range order {
+	for _, k := range order {
 		rk := r.kernels[k]
 		r.stats.Orders += len(rk.lb)
 		for i, g := range rk.gain {
 			if g > 0 {
-				useful = append(useful, cand{rk, i, g, seq})
+				rk.solve = append(rk.solve, i)
 			}
 		}
-	}
-	r.stats.Useful = len(useful)
-	// The most to gain first; ties in the order of the questions and orders.
-	slices.SortStableFunc(useful, func(a, b cand) int {
-		if c := cmp.Compare(b.gain, a.gain); c != 0 {
-			return c
-		}
-		if c := cmp.Compare(a.seq, b.seq); c != 0 {
-			return c
-		}
-		return cmp.Compare(a.i, b.i)
-	})
-	for _, u := range useful {
-		u.rk.solve = append(u.rk.solve, u.i)
+		// The most to gain first; ties in the order of the curve.
+		slices.SortStableFunc(rk.solve, func(a, b int) int { return cmp.Compare(rk.gain[b], rk.gain[a]) })
+		r.stats.Useful += len(rk.solve)
 	}
 	return r, nil
 }
