@@ -43,8 +43,9 @@
 //	         route (eps_rdp, an upper bound) solves only the orders that
 //	         could lower it, most to gain first, within --rdp-budget (default
 //	         30s, summed over orders); orders past it keep the closed-form
-//	         upper bound UB, with a warning. A run whose route takes longer than 10s writes a
-//	         progress line to stderr every 10s, terminal or not
+//	         upper bound UB, with a warning. A run longer than 10s writes a
+//	         progress line (rows, the route's orders) to stderr every 10s,
+//	         terminal or not (--quiet: none)
 //	curve    amplify an RDP curve order by order, convert it to (eps, delta)
 //	         and compare with the generic bounds of Balle et al. (docs/curve.md)
 //	calibrate
