@@ -28,11 +28,18 @@ type Composition struct {
 
 // Routes are the comparators of a Composition: the RDP route (the
 // mechanism's RDP Curve amplified order by order by Post, composed, then
-// converted) and the mechanism's own PLD without amplification.
+// converted; RDPRoute) and the mechanism's own PLD without amplification.
 type Routes struct {
-	Curve      *rdp.Curve // nil: no RDP route
+	// RDP is a planned RDP route (NewRDPRoute) whose questions include
+	// the Composition; it takes the place of Curve, Conversion, Settings
+	// and Workers, and keeps each kernel's amplified curve across calls.
+	RDP *RDPRoute
+	// Curve, without RDP, is the RDP route planned for this Composition
+	// alone (NewRDPRoute, no budget) with Conversion, and Settings and
+	// Workers of its Post per order. nil: no RDP route.
+	Curve      *rdp.Curve
 	Conversion rdp.Conversion
-	Settings   *bernamp.Settings // of the RDP route's Post per order
+	Settings   *bernamp.Settings
 	Workers    int
 	NoAmp      bool // compute the unamplified mechanism's own PLD
 	// NoLower skips the lower side (Claim.Lower is NaN): the claim alone,
@@ -80,7 +87,9 @@ type Claim struct {
 // ComposeClaim answers q: the composed pessimistic PLD of the exact
 // amplified profile (pld.NewAccount) for Upper, the search over attaining
 // mechanisms for Lower, and the routes r asks for. amplified, when not
-// nil, caches the RDP route's amplified curve per kernel across calls.
+// nil, caches the RDP route's amplified curve per kernel across calls
+// (with r.Curve only); each of its orders is then solved (Amplify), not
+// only those that could lower this answer (RDPRoute).
 func ComposeClaim(ctx context.Context, q Composition, opt pld.Options, r Routes, amplified map[Kernel]rdp.Curve) (Claim, error) {
 	if err := q.Kernel.Validate(); err != nil {
 		return Claim{}, fmt.Errorf("accountant.ComposeClaim: %w", err)
@@ -136,7 +145,20 @@ func ComposeClaim(ctx context.Context, q Composition, opt pld.Options, r Routes,
 			c.Single = sp.DeltaUpper(q.Eps)
 		}
 	}
-	if r.Curve != nil {
+	switch {
+	case r.RDP != nil:
+		if c.RDP, err = r.RDP.Answer(ctx, q); err != nil {
+			return Claim{}, err
+		}
+	case r.Curve != nil && amplified == nil:
+		route, err := NewRDPRoute(FromRDP(*r.Curve), r.Conversion, []Composition{q}, RouteOptions{Settings: r.Settings, Workers: r.Workers})
+		if err != nil {
+			return Claim{}, err
+		}
+		if c.RDP, err = route.Answer(ctx, q); err != nil {
+			return Claim{}, err
+		}
+	case r.Curve != nil:
 		amp, ok := amplified[q.Kernel]
 		if !ok {
 			amp, _, err = Amplify(ctx, FromRDP(*r.Curve), q.Kernel, r.Settings, r.Workers)
@@ -146,23 +168,10 @@ func ComposeClaim(ctx context.Context, q Composition, opt pld.Options, r Routes,
 				}
 				return Claim{}, fmt.Errorf("rdp route: %w", err)
 			}
-			if amplified != nil {
-				amplified[q.Kernel] = amp
-			}
+			amplified[q.Kernel] = amp
 		}
-		composed, _ := Compose(FromRDP(amp), q.Steps).Finite()
-		if byDelta {
-			a, err := rdp.ToApprox(composed, q.Delta, r.Conversion)
-			if err != nil {
-				return Claim{}, fmt.Errorf("rdp route: %w", err)
-			}
-			c.RDP = a.Eps
-		} else {
-			d, _, err := rdp.DeltaAt(composed, q.Eps, r.Conversion)
-			if err != nil {
-				return Claim{}, fmt.Errorf("rdp route: %w", err)
-			}
-			c.RDP = d
+		if c.RDP, err = (&RDPRoute{conv: r.Conversion}).convert(amp, question{q.Kernel, q.Steps, q.Delta, q.Eps}); err != nil {
+			return Claim{}, err
 		}
 	}
 	return c, nil

@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"text/tabwriter"
 	"time"
 
@@ -105,6 +106,8 @@ type composeOptions struct {
 	rdpRoute, noAmp   bool
 	lower             bool
 	rdpTimeout        time.Duration
+	rdpBudget         time.Duration
+	quiet             bool // --quiet: no progress on stderr
 	noCheck           bool // --no-check: the RDP route and the claim's profile certificate unchecked
 	singlePair        float64
 }
@@ -136,11 +139,13 @@ func runCompose(ctx context.Context, args []string, stdout, stderr io.Writer, te
 	fs.StringVar(&co.format, "format", "table", "table, csv or json")
 	fs.StringVar(&co.emit, "emit-pld", "", "write the composed pessimistic PLD (JSON) of the one row to FILE")
 	fs.StringVar(&co.certOut, "certificate-out", "", "directory to write each row's profile certificate (eps_upper's, checked by bernamp verify) to; not with --no-check")
-	fs.BoolVar(&co.rdpRoute, "rdp-route", true, "compute the RDP route (gaussian, laplace, rr, rdp): the RDP curve amplified per order, composed, converted")
+	fs.BoolVar(&co.rdpRoute, "rdp-route", true, "compute the RDP route (gaussian, laplace, rr, rdp): the RDP curve amplified per order (Post's proved upper bound; only at the orders that could lower eps_rdp, the others keep the closed-form UB at no loss), composed, converted: an upper bound")
 	fs.BoolVar(&co.lower, "lower", true, "compute the lower side (one real mechanism composed, a search over its level); --lower=false gives the claim alone, faster")
 	fs.BoolVar(&co.noAmp, "unamplified", true, "compute the mechanism's own PLD composed, without amplification")
 	fs.Float64Var(&co.singlePair, "single-pair", 0, "also the single-pair route: amplify only the pair (E, delta_M(E)) at this E > 0 and compose it (a comparator that can lose to no amplification)")
-	fs.DurationVar(&co.rdpTimeout, "rdp-timeout", 5*time.Second, "time limit per order of the RDP route's amplified curve")
+	fs.DurationVar(&co.rdpTimeout, "rdp-timeout", 5*time.Second, "time limit per order of the RDP route's amplified curve (its solve, and separately its check)")
+	fs.DurationVar(&co.rdpBudget, "rdp-budget", defaultRDPBudget, "total time of the RDP route's solves and checks, measured and summed over its orders (the wall time at most about this over --workers): the orders that could lower eps_rdp are solved most to gain first, "+strconv.Itoa(accountant.RouteBatch)+" at a time, each at most --rdp-timeout and its batch's share of what is left; once that share would be under "+accountant.MinOrderTime.String()+" the budget is spent and the orders left keep the closed-form upper bound UB (a warning on stderr says how many). eps_rdp is an upper bound either way (the safe side), only maybe looser; 0: no cap")
+	fs.BoolVar(&co.quiet, "quiet", false, "no progress on stderr (each row done, on a terminal; a line every "+plainProgressEvery.String()+" of a longer run, terminal or not, with the RDP route's orders solved)")
 	fs.BoolVar(&co.noCheck, "no-check", false, "skip the independent checker: on eps_upper's profile certificate (check column) and on the RDP route's orders (checked by default: an order whose certificate it does not accept uses the closed form)")
 	if err := parseFlags(fs, args, stdout); err != nil {
 		return err
@@ -163,60 +168,119 @@ func runCompose(ctx context.Context, args []string, stdout, stderr io.Writer, te
 	if co.singlePair < 0 || co.singlePair > pld.MaxEps || math.IsNaN(co.singlePair) {
 		return usagef("--single-pair: single-pair is %v, must be in (0, %v]", co.singlePair, pld.MaxEps)
 	}
-	routes := accountant.Routes{Conversion: job.conv, NoAmp: co.noAmp, NoLower: !co.lower, Workers: o.workers, SinglePair: co.singlePair,
-		Settings: &bernamp.Settings{Timeout: co.rdpTimeout, Workers: 1, Check: !co.noCheck}, Check: !co.noCheck}
-	if co.rdpRoute {
-		routes.Curve = job.curve
+	if co.rdpTimeout < 0 || co.rdpBudget < 0 {
+		return usagef("--rdp-timeout, --rdp-budget: %v, %v: must be >= 0 (0: no limit)", co.rdpTimeout, co.rdpBudget)
 	}
+	routes := accountant.Routes{NoAmp: co.noAmp, NoLower: !co.lower, SinglePair: co.singlePair, Check: !co.noCheck}
 	if co.certOut != "" && co.noCheck {
 		return usagef("--certificate-out: not with --no-check (the certificate is written where it is checked)")
 	}
 	if co.emit != "" && len(job.kernels)*len(job.steps) != 1 {
 		return usagef("--emit-pld: needs one row (one d, k, c and steps), not %d", len(job.kernels)*len(job.steps))
 	}
-	cache := map[accountant.Kernel]rdp.Curve{}
-	var rows []*composeRow
-	total := len(job.kernels) * len(job.steps)
+	var qs []accountant.Composition
 	for _, kern := range job.kernels {
 		for _, t := range job.steps {
-			q := accountant.Composition{Mechanism: job.profile, Kernel: kern, Steps: t, Delta: co.delta, Eps: co.eps, Source: job.source}
-			c, err := accountant.ComposeClaim(ctx, q, opt, routes, cache)
-			switch {
-			case err != nil && ctx.Err() != nil:
-				writeComposeRows(stdout, co.format, rows)
-				return fmt.Errorf("interrupted after %d of %d rows", len(rows), total)
-			case errors.Is(err, pld.ErrProfile):
-				return usagef("--in: %s", bare(err))
-			case err != nil:
+			qs = append(qs, accountant.Composition{Mechanism: job.profile, Kernel: kern, Steps: t, Delta: co.delta, Eps: co.eps, Source: job.source})
+		}
+	}
+	stderr = &lockedWriter{w: stderr}
+	var done, useful atomic.Int64 // orders of the RDP route
+	if co.rdpRoute && job.curve != nil {
+		if routes.RDP, err = planRDPRoute(co, job, qs, o.workers, &done); err != nil {
+			return err
+		}
+		useful.Store(int64(routes.RDP.Stats().Useful))
+	}
+	var prog *progress
+	if !co.quiet {
+		prog = startPlainProgress(stderr, "compose", len(qs), "rows", func() string {
+			if u := useful.Load(); u > 0 {
+				return fmt.Sprintf(" (RDP route: %d/%d orders)", done.Load(), u)
+			}
+			return ""
+		}, plainProgressEvery)
+	}
+	defer func() { prog.finish() }() // an error's return; nil once finished
+	var rows []*composeRow
+	total := len(qs)
+	for _, q := range qs {
+		kern, t := q.Kernel, q.Steps
+		c, err := accountant.ComposeClaim(ctx, q, opt, routes, nil)
+		switch {
+		case err != nil && ctx.Err() != nil:
+			prog.finish()
+			prog = nil
+			warnRDPBudget(stderr, routes.RDP, co.rdpBudget)
+			writeComposeRows(stdout, co.format, rows)
+			return fmt.Errorf("interrupted after %d of %d rows", len(rows), total)
+		case errors.Is(err, pld.ErrProfile):
+			return usagef("--in: %s", bare(err))
+		case err != nil:
+			return err
+		}
+		r := &composeRow{D: kern.D, K: kern.K, C: kern.C, Steps: t, byDelta: co.delta > 0}
+		r.fill(co, c, o.noTiming)
+		rows = append(rows, r)
+		prog.add()
+		if total > 1 && term.stderr && !co.quiet { // rows on a terminal only, as the other commands' progress line
+			fmt.Fprintf(stderr, "bernamp: compose: %d/%d rows\n", len(rows), total)
+		}
+		if co.certOut != "" && c.Certificate != nil {
+			if _, err := c.Certificate.WriteDir(co.certOut); err != nil {
 				return err
 			}
-			r := &composeRow{D: kern.D, K: kern.K, C: kern.C, Steps: t, byDelta: co.delta > 0, Seconds: c.Seconds}
-			if o.noTiming {
-				r.Seconds = 0
-			}
-			r.set(co, c)
-			if o.noTiming {
-				r.CheckSeconds = 0
-			}
-			r.Discretization = c.H
-			rows = append(rows, r)
-			if total > 1 && term.stderr { // progress on a terminal only, as the other commands
-				fmt.Fprintf(stderr, "bernamp: compose: %d/%d rows\n", len(rows), total)
-			}
-			if co.certOut != "" && c.Certificate != nil {
-				if _, err := c.Certificate.WriteDir(co.certOut); err != nil {
-					return err
-				}
-			}
-			if co.emit != "" {
-				f := pld.NewFile(c.Fwd, c.Rev, fmt.Sprintf("%s; d=%d k=%d c=%s; %d steps", job.profile.Name, kern.D, kern.K, fmtFloat(kern.C), t))
-				if err := writeFileAtomic(co.emit, func(w io.Writer) error { return writeJSON(w, f) }); err != nil {
-					return err
-				}
+		}
+		if co.emit != "" {
+			f := pld.NewFile(c.Fwd, c.Rev, fmt.Sprintf("%s; d=%d k=%d c=%s; %d steps", job.profile.Name, kern.D, kern.K, fmtFloat(kern.C), t))
+			if err := writeFileAtomic(co.emit, func(w io.Writer) error { return writeJSON(w, f) }); err != nil {
+				return err
 			}
 		}
 	}
+	prog.finish()
+	prog = nil
+	warnRDPBudget(stderr, routes.RDP, co.rdpBudget)
 	return writeComposeRows(stdout, co.format, rows)
+}
+
+// defaultRDPBudget is --rdp-budget's default: at the CLI's two workers
+// the RDP route takes at most about 15 s of wall time.
+const defaultRDPBudget = 30 * time.Second
+
+// plainProgressEvery is the interval between compose's progress lines
+// (the first after one interval: a shorter run writes none).
+const plainProgressEvery = 10 * time.Second
+
+// planRDPRoute plans the RDP route of the questions qs (accountant.
+// NewRDPRoute with --rdp-timeout and --rdp-budget), counting the orders
+// done (solved, or left to the closed form) in done.
+func planRDPRoute(co composeOptions, job composeJob, qs []accountant.Composition, workers int, done *atomic.Int64) (*accountant.RDPRoute, error) {
+	ro := accountant.RouteOptions{Settings: &bernamp.Settings{Timeout: co.rdpTimeout, Workers: 1, Check: !co.noCheck}, Workers: workers, Budget: co.rdpBudget,
+		Progress: func(n, useful int) { done.Store(int64(n)) }}
+	return accountant.NewRDPRoute(accountant.FromRDP(*job.curve), job.conv, qs, ro)
+}
+
+// warnRDPBudget says on stderr how many orders that could lower eps_rdp
+// the budget left at the closed form, if any.
+func warnRDPBudget(stderr io.Writer, route *accountant.RDPRoute, budget time.Duration) {
+	if route == nil {
+		return
+	}
+	if st := route.Stats(); st.Unsolved > 0 {
+		fmt.Fprintf(stderr, "bernamp: warning: RDP route: --rdp-budget %v was spent after %d of the %d orders that could lower eps_rdp; the other %d keep the closed-form upper bound UB: eps_rdp is still an upper bound, maybe looser (raise --rdp-budget, 0: no cap)\n",
+			budget, st.Solved, st.Useful, st.Unsolved)
+	}
+}
+
+// fill sets the row from the claim: its values (set), times (0 with
+// noTiming) and discretization.
+func (r *composeRow) fill(co composeOptions, c accountant.Claim, noTiming bool) {
+	r.set(co, c)
+	r.Seconds, r.Discretization = c.Seconds, c.H
+	if noTiming {
+		r.Seconds, r.CheckSeconds = 0, 0
+	}
 }
 
 // set fills the row's values from the claim (NaN: not computed, null).
@@ -510,15 +574,8 @@ func runComposePlan(ctx context.Context, co composeOptions, set map[string]bool,
 	for _, s := range plan {
 		total += s.Steps
 	}
-	r := &composeRow{Plan: co.plan, Steps: total, byDelta: co.delta > 0, Seconds: c.Seconds}
-	if o.noTiming {
-		r.Seconds = 0
-	}
-	r.set(co, c)
-	if o.noTiming {
-		r.CheckSeconds = 0
-	}
-	r.Discretization = c.H
+	r := &composeRow{Plan: co.plan, Steps: total, byDelta: co.delta > 0}
+	r.fill(co, c, o.noTiming)
 	if co.certOut != "" && c.Certificate != nil {
 		if _, err := c.Certificate.WriteDir(co.certOut); err != nil {
 			return err

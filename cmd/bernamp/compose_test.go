@@ -6,10 +6,14 @@ import (
 	"io"
 	"math"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
 	"testing"
+	"time"
+
+	"github.com/bernamp/bernamp/accountant"
 )
 
 // docExamples returns the examples of a Markdown file: each fenced block
@@ -211,7 +215,9 @@ func TestOutputPermissions(t *testing.T) {
 
 // TestComposeProgress: rows of a multi-row run are counted on stderr when
 // it is a terminal, as the other commands' progress, and nowhere else
-// (a pipe to a program, the Python client, gets no such lines).
+// (a pipe to a program, the Python client, gets no such lines; only a
+// route longer than plainProgressEvery writes its progress there,
+// TestPlainProgress).
 func TestComposeProgress(t *testing.T) {
 	t.Parallel()
 	args := []string{"compose", "--mechanism", "rr", "--p-true", "0.75", "--steps", "1,2", "--rdp-route=false", "--format", "csv", "--no-timing"}
@@ -272,4 +278,115 @@ func TestComposeChecked(t *testing.T) {
 	if code := runTerm(context.Background(), []string{"verify", dir + "/profile-gaussian-d1-k1-c0.1-steps100-delta1e-05.json"}, &out, &errb, tty{}); code != 0 {
 		t.Errorf("verify: exit %d: %s %s", code, out.String(), errb.String())
 	}
+}
+
+// TestComposeRDPBudget: --rdp-budget too small for any order leaves every
+// order that could lower eps_rdp at the closed-form upper bound UB, as its
+// help says, with a warning: eps_rdp is then above the value with the
+// orders solved (where amplification helps, n = 1) and above eps_lower
+// (the safe side); the default budget and no cap (0) give the same value
+// and no warning; a negative budget is a usage error.
+func TestComposeRDPBudget(t *testing.T) {
+	t.Parallel()
+	args := []string{"compose", "--mechanism", "gaussian", "--sigma", "2", "--c", "0.1", "--steps", "10", "--format", "csv", "--no-timing"}
+	run := func(extra ...string) (rdp, lower float64, stderr string) {
+		code, out, errs := runArgs(t, append(slices.Clone(args), extra...)...)
+		if code != 0 {
+			t.Fatalf("%v: exit %d: %s", extra, code, errs)
+		}
+		recs := strings.Split(strings.TrimSpace(out), "\n")
+		f := strings.Split(recs[len(recs)-1], ",")
+		if len(recs) != 2 || len(f) != 12 {
+			t.Fatalf("%v: output %q", extra, out)
+		}
+		var kept []string // without the progress lines of a run slowed past plainProgressEvery
+		for _, l := range strings.SplitAfter(errs, "\n") {
+			if !strings.HasPrefix(l, "bernamp: compose: ") {
+				kept = append(kept, l)
+			}
+		}
+		errs = strings.Join(kept, "")
+		var err error
+		if lower, err = strconv.ParseFloat(f[5], 64); err != nil {
+			t.Fatal(err)
+		}
+		if rdp, err = strconv.ParseFloat(f[7], 64); err != nil {
+			t.Fatal(err)
+		}
+		return rdp, lower, errs
+	}
+	solved, lower, errs := run()
+	if errs != "" {
+		t.Errorf("default budget: stderr %q", errs)
+	}
+	if all, _, errs := run("--rdp-budget", "0"); all != solved || errs != "" {
+		t.Errorf("--rdp-budget 0: eps_rdp %v (stderr %q), default %v", all, errs, solved)
+	}
+	closed, _, errs := run("--rdp-budget", "1ns")
+	if !strings.HasPrefix(errs, "bernamp: warning: RDP route: --rdp-budget 1ns was spent after 0 of the ") || !strings.Contains(errs, "keep the closed-form upper bound UB") || strings.Count(errs, "\n") != 1 {
+		t.Errorf("--rdp-budget 1ns: stderr %q, want one warning naming the closed form", errs)
+	}
+	if !(closed > solved && solved > lower) {
+		t.Errorf("eps_rdp %v with the closed form, %v solved, eps_lower %v: want closed > solved > lower", closed, solved, lower)
+	}
+	help := flagHelp(t, "compose", "rdp-budget")
+	for _, want := range []string{"closed-form upper bound UB", "upper bound either way", "under " + accountant.MinOrderTime.String(), "(default " + defaultRDPBudget.String() + ")", "a warning"} {
+		if !strings.Contains(help, want) {
+			t.Errorf("compose -h, -rdp-budget: %q does not say %q", help, want)
+		}
+	}
+	if code, _, errs := runArgs(t, append(slices.Clone(args), "--rdp-budget", "-1s")...); code != 2 || !strings.Contains(errs, "--rdp-budget") {
+		t.Errorf("--rdp-budget -1s: exit %d, %q", code, errs)
+	}
+}
+
+// flagHelp returns the help of -name in cmd -h, its lines joined.
+func flagHelp(t *testing.T, cmd, name string) string {
+	t.Helper()
+	code, out, errs := runArgs(t, cmd, "-h")
+	if code != 0 {
+		t.Fatalf("%s -h: exit %d: %s", cmd, code, errs)
+	}
+	_, rest, ok := strings.Cut(out+errs, "  -"+name+" ")
+	if !ok {
+		t.Fatalf("%s -h lists no -%s", cmd, name)
+	}
+	var lines []string
+	for i, l := range strings.Split(rest, "\n") {
+		if i > 0 && !strings.HasPrefix(l, "    ") {
+			break
+		}
+		lines = append(lines, strings.TrimSpace(l))
+	}
+	return strings.Join(lines, " ")
+}
+
+// TestPlainProgress: on a stderr that is not a terminal the progress is
+// whole lines, none for a run shorter than one interval, and a last line
+// at the end of a longer one.
+func TestPlainProgress(t *testing.T) {
+	t.Parallel()
+	start := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	var b bytes.Buffer
+	p := &progress{w: &b, total: 4, what: "orders", plain: true, start: start, stop: make(chan struct{}), now: func() time.Time { return start.Add(5 * time.Second) }}
+	p.set(4)
+	p.finish()
+	if b.String() != "" {
+		t.Errorf("short run: %q, want nothing", b.String())
+	}
+	p = &progress{w: &b, total: 4, what: "orders", plain: true, start: start, stop: make(chan struct{}), now: func() time.Time { return start.Add(20 * time.Second) }}
+	p.set(2)
+	p.write(start.Add(10 * time.Second))
+	p.set(4)
+	p.finish()
+	if want := "bernamp: 2/4 orders, 0.2/s, ETA 10s\nbernamp: 4/4 orders, 0.2/s, 20s\n"; b.String() != want {
+		t.Errorf("long run: %q, want %q", b.String(), want)
+	}
+	p = &progress{total: 3, what: "rows", label: "compose", extra: func() string { return " (RDP route: 1/8 orders solved)" }, start: start}
+	if got, want := p.line(start), "bernamp: compose: 0/3 rows (RDP route: 1/8 orders solved)"; got != want {
+		t.Errorf("compose's line %q, want %q", got, want)
+	}
+	var nilp *progress
+	nilp.set(1)
+	nilp.finish()
 }

@@ -37,8 +37,15 @@
 //	         rdp|profile [--sigma S] [--sensitivity D] [--b B] [--q Q]
 //	         [--p-true P] [--in FILE] [--d LIST] [--k LIST] [--c LIST]
 //	         [--steps LIST] (--delta D | --eps E) [--discretization H]
-//	         [--format table|csv|json] [--emit-pld FILE] [--single-pair E];
-//	         --plan FILE composes steps of several kinds (JSON)
+//	         [--format table|csv|json] [--emit-pld FILE] [--single-pair E]
+//	         [--rdp-timeout DUR] [--rdp-budget DUR] [--quiet];
+//	         --plan FILE composes steps of several kinds (JSON). The RDP
+//	         route (eps_rdp, an upper bound) solves only the orders that
+//	         could lower it, most to gain first, within --rdp-budget (default
+//	         30s, summed over orders); orders past it keep the closed-form
+//	         upper bound UB, with a warning. A run longer than 10s writes a
+//	         progress line (rows, the route's orders) to stderr every 10s,
+//	         terminal or not (--quiet: none)
 //	curve    amplify an RDP curve order by order, convert it to (eps, delta)
 //	         and compare with the generic bounds of Balle et al. (docs/curve.md)
 //	calibrate
