@@ -159,7 +159,8 @@ def compose(mechanism: Optional[str] = None, *, sigma: Optional[float] = None,
             eps: Optional[float] = None, discretization: Optional[float] = None,
             conversion: Optional[str] = None, rdp_route: Optional[bool] = None,
             unamplified: Optional[bool] = None, rdp_timeout: Optional[Duration] = None,
-            emit_pld: Optional[str] = None, workers: Optional[int] = None, no_timing: bool = False,
+            rdp_budget: Optional[Duration] = None, emit_pld: Optional[str] = None,
+            workers: Optional[int] = None, no_timing: bool = False,
             **extra: Any) -> Union[ComposeResult, List[ComposeResult]]:
     """``bernamp compose``: (eps, delta) after ``steps`` adaptive releases of
     a mechanism whose output theta in [c, 1-c]^d is released as k Bernoulli
@@ -179,6 +180,8 @@ def compose(mechanism: Optional[str] = None, *, sigma: Optional[float] = None,
     ``eps`` when eps is given. ``discretization`` is the PLD grid step
     (default 1e-4, dp_accounting's value_discretization_interval);
     rdp_route=False and unamplified=False skip the comparators (faster);
+    rdp_budget caps the RDP route's total solve time (orders past it keep
+    the closed-form upper bound: eps_rdp stays an upper bound, looser);
     ``emit_pld`` writes the composed pessimistic PLD of the one row as JSON
     (amplified_pld reads it into dp_accounting). Other keyword arguments
     become flags.
@@ -190,8 +193,8 @@ def compose(mechanism: Optional[str] = None, *, sigma: Optional[float] = None,
                                  p_true=p_true, noise_parameter=noise_parameter, in_=in_, orders=orders,
                                  **axes, delta=delta, eps=eps, discretization=discretization,
                                  conversion=conversion, rdp_route=rdp_route, unamplified=unamplified,
-                                 rdp_timeout=rdp_timeout, emit_pld=emit_pld, workers=workers,
-                                 no_timing=no_timing or None)
+                                 rdp_timeout=rdp_timeout, rdp_budget=rdp_budget, emit_pld=emit_pld,
+                                 workers=workers, no_timing=no_timing or None, quiet=True)
     obj = _with_curve("compose", flags, rdp, extra, rdp_mechanism="rdp")
     return _rows(ComposeResult, obj, all(is_scalar(v) for v in axes.values()))
 

@@ -19,7 +19,7 @@ _WARNING = "bernamp: warning: "
 
 # Flags that take a Go duration: a number is seconds, a str goes as is
 # ("30s"), a datetime.timedelta is converted.
-DURATION_FLAGS = frozenset({"timeout", "rdp-timeout"})
+DURATION_FLAGS = frozenset({"timeout", "rdp-timeout", "rdp-budget"})
 
 
 def flag_name(name: str) -> str:

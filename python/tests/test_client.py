@@ -294,8 +294,8 @@ class TestFlags(unittest.TestCase):
             (dict(tol=1e-9, k=range(1, 3)), ["--tol=1e-09", "--k=1,2"]),
             (dict(certify=False, no_timing=True, force=None), ["--certify=false", "--no-timing=true"]),
             (dict(in_="x.csv", eps_out=(0, 0.5)), ["--in=x.csv", "--eps-out=0,0.5"]),
-            (dict(timeout=1.5, rdp_timeout=datetime.timedelta(milliseconds=2)),
-             ["--timeout=1500000000ns", "--rdp-timeout=2000000ns"]),
+            (dict(timeout=1.5, rdp_timeout=datetime.timedelta(milliseconds=2), rdp_budget=2),
+             ["--timeout=1500000000ns", "--rdp-timeout=2000000ns", "--rdp-budget=2000000000ns"]),
             (dict(timeout="30s", alpha=0.1 + 0.2), ["--timeout=30s", "--alpha=0.30000000000000004"]),
         ]
         # The formatting alone: a command the binary does not know, so
