@@ -336,7 +336,7 @@ func (pr *problem) grads(t *point) (fp, fq, gp, gq, hp, hq float64) {
 		i, j := kindIJ[k][0], kindIJ[k][1]
 		f := falling(a, i) * falling(1-a, j)
 		h := falling(1-a, i) * falling(a, j)
-		ps := pr.pieces(t, k, func(*point) float64 { return math.Inf(-1) }, [2]float64{})
+		ps := pr.pieces(t, k, func(*point, int) float64 { return math.Inf(-1) }, [2]float64{})
 		d[n] = [3]float64{f * (ps[0].v - ps[1].v), f * (ps[2].v - ps[3].v), h * (ps[4].v - ps[5].v)}
 	}
 	return d[0][0], d[1][0], d[0][1], d[1][1], d[0][2], d[1][2]
@@ -840,8 +840,8 @@ func (pr *problem) coefs(k int) [6]float64 {
 //
 // Every value is multiplied by e^(i ls[0] + j ls[1]) (the box's extent
 // to the kind's powers), formed in log space; fTail returns the log of the
-// bound on F's omitted terms.
-func (pr *problem) pieces(t *point, k int, fTail func(t *point) float64, ls [2]float64) [6]val {
+// bound on the omitted terms of F's half h.
+func (pr *problem) pieces(t *point, k int, fTail func(t *point, h int) float64, ls [2]float64) [6]val {
 	if !t.has(k) {
 		panic(fmt.Sprintf("certify: kind %v not summed at this point", kindIJ[k]))
 	}
@@ -850,7 +850,7 @@ func (pr *problem) pieces(t *point, k int, fTail func(t *point) float64, ls [2]f
 	var r [6]val
 	for h := range 2 {
 		v, e := t.f[h][k].scaled(pr.logU - sc)
-		r[h] = val{v, e + math.Exp(fTail(t)-pr.logU+sc)}
+		r[h] = val{v, e + math.Exp(fTail(t, h)-pr.logU+sc)}
 	}
 	p, q := t.p, t.q
 	r[2] = pr.gterm(t.lg1, i*p.l+j*q.l-sc)
@@ -864,7 +864,7 @@ func (pr *problem) pieces(t *point, k int, fTail func(t *point) float64, ls [2]f
 // that degree) times e^(i ls[0] + j ls[1]), with its error.
 func (pr *problem) deriv(t *point, k int, ls [2]float64) val {
 	co := pr.coefs(k)
-	ps := pr.pieces(t, k, func(t *point) float64 { return t.logTail[k] }, ls)
+	ps := pr.pieces(t, k, func(t *point, h int) float64 { return t.logTail[h][k] }, ls)
 	var v, e, m float64
 	for n, x := range ps {
 		v += co[n] * x.v
@@ -888,7 +888,7 @@ func (pr *problem) derivRange(pts []*point, k int, ls [2]float64) (interval, boo
 	// pieces of kind k), for the paired range below.
 	rho := [2]interval{{math.Inf(1), math.Inf(-1)}, {math.Inf(1), math.Inf(-1)}}
 	for _, t := range pts {
-		ps := pr.pieces(t, k, func(t *point) float64 { return t.logTail[k] }, ls)
+		ps := pr.pieces(t, k, func(t *point, h int) float64 { return t.logTail[h][k] }, ls)
 		for n, x := range ps {
 			ext[n].lo = math.Min(ext[n].lo, x.lo())
 			ext[n].hi = math.Max(ext[n].hi, x.hi())
@@ -1009,7 +1009,7 @@ func (pr *problem) fsum(t *point, h, k int) val {
 		panic(fmt.Sprintf("certify: kind %v not summed at this point", kindIJ[k]))
 	}
 	v, e := t.f[h][k].scaled(pr.logU)
-	return val{v, e + math.Exp(t.logTail[k]-pr.logU)}
+	return val{v, e + math.Exp(t.logTail[h][k]-pr.logU)}
 }
 
 // gterm returns g e^(-l) / E for a half of G or G^T with log value lg,
@@ -1035,8 +1035,9 @@ func ghalves(t *point) [4][3]float64 {
 // monotone bounds psi over a box from above by the monotone enclosure:
 // g(u, v) increases in u and decreases in v, so each half of F is largest,
 // and each half of G and G^T smallest, at a corner; pts holds the corners
-// (at least (p1, q2) and (p2, q1), where those extremes are).
-func (pr *problem) monotone(pts []*point, tail float64) float64 {
+// (at least (p1, q2) and (p2, q1), where those extremes are); tail[h]
+// bounds the omitted terms of F's half h at every corner (cornerTail).
+func (pr *problem) monotone(pts []*point, tail [2]float64) float64 {
 	fu := newSum()
 	for h := range 2 {
 		best := newSum()
@@ -1046,9 +1047,9 @@ func (pr *problem) monotone(pts []*point, tail float64) float64 {
 			}
 		}
 		fu.add(best.log(), best.relErr())
-	}
-	if !math.IsInf(tail, -1) {
-		fu.add(tail+math.Ln2, 0) // the omitted terms of both halves
+		if !math.IsInf(tail[h], -1) {
+			fu.add(tail[h], 0) // the half's omitted terms
+		}
 	}
 	fU, fErr := fu.scaled(pr.logU)
 	lY := math.Inf(-1)
@@ -1132,7 +1133,7 @@ func (pr *problem) paired(pts []*point) float64 {
 			return math.Inf(1)
 		}
 		fx := f
-		if tail := at.logTail[kVal]; !math.IsInf(tail, -1) {
+		if tail := at.logTail[h][kVal]; !math.IsInf(tail, -1) {
 			fx.add(tail, 0)
 		}
 		lx := fx.log() - pr.logU + math.Log1p(fx.relErr()) + margin(fx.log(), pr.logU)

@@ -204,9 +204,9 @@ type point struct {
 	// ranges only) the kinds of degree 1 and 2 are skipped (see has).
 	kinds  int
 	corner bool
-	// logTail[k] bounds the omitted terms of kind k of either half (-Inf
+	// logTail[h][k] bounds the omitted terms of kind k of half h (-Inf
 	// when every j was summed); win[h] is half h's window [lo, hi).
-	logTail [nKinds]float64
+	logTail [2][nKinds]float64
 	win     [2][2]int
 	// log g(p, q), log g(1-p, 1-q) (the halves of G), log g(q, p),
 	// log g(1-q, 1-p) (the halves of G^T).
@@ -227,8 +227,10 @@ func (m *model) eval(p, q coord, order int, window bool) *point {
 			pt.f[h][k] = newSum()
 		}
 	}
-	for k := range pt.logTail {
-		pt.logTail[k] = math.Inf(-1)
+	for h := range pt.logTail {
+		for k := range pt.logTail[h] {
+			pt.logTail[h][k] = math.Inf(-1)
+		}
 	}
 	pb, qb := coord{p.l1, p.l}, coord{q.l1, q.l} // 1-p, 1-q
 	for h, xy := range [2][2]coord{{p, q}, {pb, qb}} {
@@ -289,8 +291,10 @@ func finiteAll(xs ...float64) bool {
 	return true
 }
 
-// windowed says whether t's sums omit terms (logTail finite).
-func (t *point) windowed() bool { return !math.IsInf(t.logTail[kVal], -1) }
+// windowed says whether t's sums omit terms (a logTail finite).
+func (t *point) windowed() bool {
+	return !math.IsInf(t.logTail[0][kVal], -1) || !math.IsInf(t.logTail[1][kVal], -1)
+}
 
 // gRel bounds the relative error of g(u, v) computed by logG: the
 // inputs' own errors (a few ulps of |log u| and |log v|, which move log g by

@@ -272,7 +272,7 @@ func (m *model) chernoffTail(xy [2]coord, k int, s side, a int) float64 {
 }
 
 // sumWindow sums half h of pt (arguments xy) over a window of j and sets
-// pt.win[h] and pt.logTail (the larger of the halves' bounds): it starts at
+// pt.win[h] and pt.logTail[h] (the bounds of its omitted terms): it starts at
 // a local maximum of the value terms (a pattern search from the Binomial
 // mode), takes the j where the value terms are within e^-(windowNats+8)
 // of it, and widens each side, by doubling steps from sd/4, until every kind's omitted terms beyond it are below
@@ -369,21 +369,26 @@ func (m *model) sumWindow(pt *point, h int, xy [2]coord) {
 		if !pt.has(k) {
 			continue
 		}
-		pt.logTail[k] = math.Max(pt.logTail[k], logspace.Add(tails[below][k], tails[above][k]))
+		pt.logTail[h][k] = logspace.Add(tails[below][k], tails[above][k])
 	}
 	pt.win[h] = [2]int{lo, hi}
 }
 
-// cornerTail returns the largest of pts' bounds on the omitted terms of
-// kind k of a half of F (log; -Inf when every sum was complete). Each kind's
-// sum of a half is monotone in p and in q (each term is w_j (1-e_j)^(i+j')
-// u^(alpha-i) v^(1-alpha-j'), u and v monotone in p and q), so over a box
-// its extremes are at corners, where the true sum is within [sum, sum +
-// that corner's own tail].
-func cornerTail(pts []*point, k int) float64 {
-	t := math.Inf(-1)
+// cornerTail returns, for each half of F, the largest of pts' bounds on
+// the omitted terms of kind k of that half (log; -Inf when every sum was
+// complete). Each kind's sum of a half is monotone in p and in q (each
+// term is w_j (1-e_j)^(i+j') u^(alpha-i) v^(1-alpha-j'), u and v monotone
+// in p and q), so over a box its extremes are at corners, where the true
+// sum is within [sum, sum + that corner's own tail]. The halves are kept
+// apart: far from the diagonal at large alpha one half dwarfs the other
+// (by e^4000 at n = 10^4, c = 0.495, alpha = 1000), and the large half's
+// tail, put on the small half, made the paired bound infinite there.
+func cornerTail(pts []*point, k int) [2]float64 {
+	t := [2]float64{math.Inf(-1), math.Inf(-1)}
 	for _, p := range pts {
-		t = math.Max(t, p.logTail[k])
+		for h := range t {
+			t[h] = math.Max(t[h], p.logTail[h][k])
+		}
 	}
 	return t
 }

@@ -114,10 +114,10 @@ func windowViolations(t *testing.T, cases []windowCase, logf bool) (tails, sums,
 				// The reference's logs are within ulps of n log(1/c)
 				// times alpha: allow that, and nothing near a wrong tail.
 				tol := 1e-13*wc.alpha*float64(wc.n)*math.Log(1/wc.c) + 1e-9
-				if o := out.log(); o > pt.logTail[k]+tol*(1+math.Abs(o)) {
+				if o := out.log(); o > pt.logTail[h][k]+tol*(1+math.Abs(o)) {
 					tails++
 					if logf {
-						t.Logf("%+v half %d kind %v window [%d,%d): omitted e^%v above bound e^%v", wc, h, kindIJ[k], lo, hi, o, pt.logTail[k])
+						t.Logf("%+v half %d kind %v window [%d,%d): omitted e^%v above bound e^%v", wc, h, kindIJ[k], lo, hi, o, pt.logTail[h][k])
 					}
 				}
 				if w, r := pt.f[h][k].log(), in.log(); math.Abs(w-r) > tol*(1+math.Abs(r)) && !(math.IsInf(w, -1) && math.IsInf(r, -1)) {
@@ -202,7 +202,7 @@ func TestWindowGolden(t *testing.T) {
 		pt := m.eval(fromLogit(x[3]), fromLogit(x[4]), 0, true)
 		for h := range 2 {
 			want := x[5+h]
-			lo, hi := pt.f[h][kVal].log(), logspace.Add(pt.f[h][kVal].log(), pt.logTail[kVal])
+			lo, hi := pt.f[h][kVal].log(), logspace.Add(pt.f[h][kVal].log(), pt.logTail[h][kVal])
 			// The inputs' own rounding (p from its logit) moves log F by
 			// ulps times alpha: allow 1e-12 relative, far below any tail.
 			tol := 1e-12 * (1 + math.Abs(want)) * (1 + a)
@@ -211,6 +211,42 @@ func TestWindowGolden(t *testing.T) {
 			}
 			if pt.win[h][1]-pt.win[h][0] >= len(m.lw) {
 				t.Errorf("%v half %d: not windowed", row, h)
+			}
+		}
+	}
+}
+
+// TestHalvesOwnTails: far from the diagonal at large alpha one half of F
+// dwarfs the other (at n = 10^4, c = 0.495, alpha = 1000, p near 0 and q
+// near 1, half 1 is e^4000 times half 0), so each half must carry its own
+// tail bound: with the larger half's tail put on both (as once), the
+// paired bound was +Inf on every such box and (10^4, 0.495, 1000, eps)
+// stayed open at the box budget. Each box must close, and its bound must
+// stay above psi (full sums) at random points of it.
+func TestHalvesOwnTails(t *testing.T) {
+	rng := rand.New(rand.NewPCG(33, 1))
+	pr := newProblem(10000, 0.495, 1000, 1, 1e-9)
+	for range 12 {
+		s1, t1 := -8+6*rng.Float64(), 2+6*rng.Float64()
+		s2, t2 := s1+0.25, t1+0.25
+		pts := []*point{pr.m.eval(fromLogit(s1), fromLogit(t2), 0, true), pr.m.eval(fromLogit(s2), fromLogit(t1), 0, true)}
+		for h := range 2 {
+			if a, b := pts[0].logTail[h][kVal], pts[0].f[h][kVal].log(); !(a <= b-windowNats) {
+				t.Errorf("box [%v,%v]x[%v,%v] half %d: tail e^%v not below its sum e^%v by e^-%d", s1, s2, t1, t2, h, a, b, windowNats)
+			}
+		}
+		ub := pr.paired(pts)
+		if !(ub <= pr.l0+pr.tau) {
+			t.Errorf("box [%v,%v]x[%v,%v]: paired bound %v not below the target %v", s1, s2, t1, t2, ub, pr.l0+pr.tau)
+		}
+		for range 3 {
+			s, u := s1+(s2-s1)*rng.Float64(), t1+(t2-t1)*rng.Float64()
+			// psi there is about -e^3000: compare in log space.
+			full := pr.m.eval(fromLogit(s), fromLogit(u), 0, false)
+			lf := logspace.Add(full.f[0][kVal].log(), full.f[1][kVal].log()) - pr.logU
+			lg := math.Log(pr.k1) + logspace.Add(full.lg1, full.lg2) - pr.logE
+			if !(lf < lg) && ub < 0 {
+				t.Errorf("(%v, %v): F/U = e^%v not below k1 G/E = e^%v, yet the bound is %v", s, u, lf, lg, ub)
 			}
 		}
 	}
