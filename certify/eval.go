@@ -52,6 +52,9 @@ type model struct {
 	binom   bool
 	c       float64
 	lam, sd float64
+	// ej, om: e_j and 1 - e_j as floats (binomial models), for the
+	// windowed sums' shared factors (window.go, addShared).
+	ej, om []float64
 }
 
 // windowFrom is the smallest n whose sums are windowed.
@@ -69,6 +72,7 @@ func newModel(n int, c, alpha float64) *model {
 		m.lw = append(m.lw, lw)
 		m.le = append(m.le, le)
 		m.lom = append(m.lom, math.Log(-math.Expm1(le)))
+		m.ej, m.om = append(m.ej, math.Exp(le)), append(m.om, -math.Expm1(le))
 	}
 	return m
 }
@@ -130,7 +134,12 @@ func (a *sum) add(x, r float64) {
 		}
 		a.top = x
 	}
-	t := math.Exp(x - a.top)
+	a.addScaled(math.Exp(x-a.top), r)
+}
+
+// addScaled adds a term given as t = e^(x - a.top) (a.top finite and
+// x <= a.top + 30, as add leaves them), whose relative error is at most r.
+func (a *sum) addScaled(t, r float64) {
 	v := a.s + t
 	if math.Abs(a.s) >= t {
 		a.comp += (a.s - v) + t

@@ -251,3 +251,110 @@ func TestHalvesOwnTails(t *testing.T) {
 		}
 	}
 }
+
+// TestSharedMatchesLogs: the windowed sums (addShared: one exp a term,
+// the kinds through u^-i v^-j' (1-e)^(i+j') in floats) agree with the same
+// windows summed by addTerm (an exp per kind, from logs) within the sum
+// of the two error bounds, for every kind of each half at random (n, c,
+// alpha, p, q) with n from 400 to 10^5 (the tail bounds are those of the
+// window tests; here the window's own sum).
+func TestSharedMatchesLogs(t *testing.T) {
+	shared, worst := 0, 0.0
+	for ci, wc := range windowCases(91, 80) {
+		m := newModel(wc.n, wc.c, wc.alpha)
+		p, q := fromLogit(wc.s), fromLogit(wc.t)
+		order := 2 + ci%2
+		pt := m.eval(p, q, order, true)
+		ref := &point{kinds: pt.kinds, corner: pt.corner}
+		for h := range 2 {
+			for k := range ref.f[h] {
+				ref.f[h][k] = newSum()
+			}
+		}
+		pb, qb := coord{p.l1, p.l}, coord{q.l1, q.l}
+		for h, xy := range [2][2]coord{{p, q}, {pb, qb}} {
+			for j := pt.win[h][0]; j < pt.win[h][1]; j++ {
+				m.addTerm(ref, h, xy, j)
+			}
+			for k := range nKinds {
+				if !pt.has(k) {
+					continue
+				}
+				a, b := pt.f[h][k], ref.f[h][k]
+				la, lb := a.log(), b.log()
+				if math.IsInf(la, -1) && math.IsInf(lb, -1) {
+					continue
+				}
+				shared++
+				bound := a.relErr() + b.relErr() + 4*eps64
+				d := math.Abs(la - lb)
+				if !(d <= bound) {
+					t.Errorf("%+v half %d kind %v: shared sum e^%v, logs' e^%v: apart by %.3g, bounds %.3g + %.3g", wc, h, kindIJ[k], la, lb, d, a.relErr(), b.relErr())
+				}
+				worst = math.Max(worst, d/bound)
+			}
+		}
+	}
+	if shared < 400 {
+		t.Errorf("only %d sums compared", shared)
+	}
+	t.Logf("%d sums; largest difference %.3g of its bound", shared, worst)
+}
+
+// TestKindsGolden: every kind's sum of each half, windowed (addShared)
+// and full (addTerm), brackets golden values summed over every term at 60
+// digits by mpmath (testdata/kinds_golden.py, which says how the file was
+// made) within its own claimed error: [S (1 - relErr), (S + tail) (1 +
+// relErr)], S the sum kept and tail the bound on the omitted terms. The
+// point is given by its float64 logs, which the reference reads exactly,
+// so no allowance is made for the inputs' rounding: a term's error bound
+// too small by a few ulps of its magnitudes shows.
+func TestKindsGolden(t *testing.T) {
+	data, err := os.ReadFile("testdata/kinds_golden.csv")
+	var rows [][]string
+	if err == nil {
+		rows, err = csv.NewReader(bytes.NewReader(data)).ReadAll()
+	}
+	if err != nil || len(rows) < 2 {
+		t.Fatalf("golden rows: %d, %v", len(rows), err)
+	}
+	checked := 0
+	for _, row := range rows[1:] {
+		var x [11]float64
+		for i, s := range row {
+			if x[i], err = strconv.ParseFloat(s, 64); err != nil {
+				t.Fatal(err)
+			}
+		}
+		m := newModel(int(x[0]), x[1], x[2])
+		p, q := coord{x[3], x[4]}, coord{x[5], x[6]}
+		h, k := int(x[7]), -1
+		for kk, ij := range kindIJ {
+			if ij == [2]int{int(x[8]), int(x[9])} {
+				k = kk
+			}
+		}
+		want := x[10]
+		for _, order := range []int{2, 3} {
+			for _, window := range []bool{true, false} {
+				pt := m.eval(p, q, order, window)
+				if !pt.has(k) {
+					continue
+				}
+				s := pt.f[h][k]
+				re := s.relErr()
+				lo := s.log() + math.Log1p(-re)
+				hi := logspace.Add(s.log(), pt.logTail[h][k]) + math.Log1p(re)
+				// The golden value's 30 digits.
+				tol := 1e-28 * (1 + math.Abs(want))
+				if want < lo-tol || want > hi+tol {
+					t.Errorf("%v order %d window %v: golden %v outside [%v, %v] (relErr %.3g; off by %.3g)", row[:10], order, window, want, lo, hi, re, math.Max(lo-want, want-hi))
+				}
+				checked++
+			}
+		}
+	}
+	if checked < 300 {
+		t.Errorf("only %d sums checked", checked)
+	}
+}
