@@ -284,7 +284,7 @@ type problem struct {
 	evals       int
 	tiling      bool                  // keep closed boxes
 	noRelax     bool                  // Fault.NoRelax
-	cache       map[[2]float64]*point // corners shared by a box and its two children
+	cache       map[[2]float64]*point // evaluations by their logits (s, t), shared by boxes that meet there (at most cacheMax, then cleared)
 }
 
 func newProblem(n int, c, alpha, eps, tol float64) *problem {
@@ -370,13 +370,23 @@ type box struct {
 	pts            []*point // corners as evaluated (p1,q2), (p2,q1), (p1,q1), (p2,q2), kept for the children
 }
 
+// cacheMax caps the evaluations kept by their logits (problem.cache) for
+// other boxes that meet there: a box's corners for its children, its
+// Taylor center (evaluated with every kind) for its grandchildren, whose
+// corner it is after a split across each side, and any corner shared by
+// neighbours bounded close in time. About 1 kB an evaluation; each is
+// counted among those MemoryBytes allows a box.
+const cacheMax = 16384
+
 // keepCorners caps the open boxes that keep their corner evaluations for
 // their children (memory: about 1 kB a corner).
 const keepCorners = 50_000
 
 // MemoryBytes is an estimate from above of the memory a search of at most
 // boxes boxes holds: 6 KiB for each of the first keepCorners (their four
-// corner evaluations, about 1 kB each) and 256 bytes for every box.
+// corner evaluations, about 1 kB each) and 256 bytes for every box. The
+// evaluations kept by their logits (at most cacheMax, about 17 MB) are
+// among those: a search makes 2 to 3 evaluations a box (Result.Evals).
 // Measured: 291 MB at 396,140 boxes, 8.5 MB at 682,268 boxes that closed
 // as they went.
 func MemoryBytes(boxes int) int64 {
@@ -445,7 +455,9 @@ func (pr *problem) search(ctx context.Context, maxBoxes int) outcome {
 			break
 		}
 		heap.Pop(h)
-		pr.cache = map[[2]float64]*point{}
+		if pr.cache == nil || len(pr.cache) >= cacheMax {
+			pr.cache = map[[2]float64]*point{}
+		}
 		for _, p := range top.pts {
 			if p != nil {
 				pr.cache[p.at] = p
@@ -634,8 +646,16 @@ func (pr *problem) enclose(b *box) float64 {
 	// derivative bounded over the box piece by piece (each half of F, G and
 	// G^T has terms monotone in p and in q, so its extremes are at corners).
 	mp, mq := fromLogit(mid(b.s1, b.s2)), fromLogit(mid(b.t1, b.t2))
-	c := pr.m.eval(mp, mq, 2, true)
-	pr.evals++
+	cat := [2]float64{mid(b.s1, b.s2), mid(b.t1, b.t2)}
+	c, ok := pr.cache[cat]
+	if !ok || c.corner || c.kinds < kindsUpTo[maxOrder] {
+		c = pr.m.eval(mp, mq, orderAll, true)
+		c.at = cat
+		pr.evals++
+		if pr.cache != nil {
+			pr.cache[cat] = c
+		}
+	}
 	psi, ok := pr.value(c)
 	if !ok {
 		return math.Inf(-1)

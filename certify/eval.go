@@ -191,6 +191,10 @@ var kindIJ = [...][2]int{{0, 0}, {1, 0}, {0, 1}, {2, 0}, {1, 1}, {0, 2}, {3, 0},
 
 var kindsUpTo = [maxOrder + 1]int{1, 3, 6, 10}
 
+// orderAll asks eval for every kind, those of degree 1 and 2 included (a
+// box's Taylor center, which its grandchildren may take as a corner).
+const orderAll = maxOrder + 1
+
 const (
 	kVal   = 0
 	kU     = 1
@@ -222,15 +226,15 @@ type point struct {
 	lg1, lg2, lh1, lh2 float64
 }
 
-// eval computes F_n, G and G^T at (p, q); order (0..maxOrder) says how
-// many derivatives of F's terms to sum.
+// eval computes F_n, G and G^T at (p, q); order (0..maxOrder, or
+// orderAll) says how many derivatives of F's terms to sum.
 //
 // With window set (and a binomial model with n >= windowFrom), each half
 // sums a window of j and logTail bounds the rest (window.go); otherwise
 // every j is summed.
 func (m *model) eval(p, q coord, order int, window bool) *point {
 	a := m.alpha
-	pt := &point{p: p, q: q, kinds: kindsUpTo[order], corner: order == maxOrder}
+	pt := &point{p: p, q: q, kinds: kindsUpTo[min(order, maxOrder)], corner: order == maxOrder}
 	for h := range pt.f {
 		for k := range pt.f[h] {
 			pt.f[h][k] = newSum()
