@@ -182,21 +182,9 @@ func TestWindowWrongTailCaught(t *testing.T) {
 // bracket golden values summed over every term at 60 digits by mpmath
 // (testdata/window_golden.py, which says how the file was made).
 func TestWindowGolden(t *testing.T) {
-	data, err := os.ReadFile("testdata/window_golden.csv")
-	var rows [][]string
-	if err == nil {
-		rows, err = csv.NewReader(bytes.NewReader(data)).ReadAll()
-	}
-	if err != nil || len(rows) < 2 {
-		t.Fatalf("golden rows: %d, %v", len(rows), err)
-	}
-	for _, row := range rows[1:] {
+	for _, row := range goldenRows(t, "testdata/window_golden.csv") {
 		var x [7]float64
-		for i, s := range row {
-			if x[i], err = strconv.ParseFloat(s, 64); err != nil {
-				t.Fatal(err)
-			}
-		}
+		copy(x[:], row.x)
 		n, c, a := int(x[0]), x[1], x[2]
 		m := newModel(n, c, a)
 		pt := m.eval(fromLogit(x[3]), fromLogit(x[4]), 0, true)
@@ -207,10 +195,10 @@ func TestWindowGolden(t *testing.T) {
 			// ulps times alpha: allow 1e-12 relative, far below any tail.
 			tol := 1e-12 * (1 + math.Abs(want)) * (1 + a)
 			if want < lo-tol || want > hi+tol {
-				t.Errorf("%v half %d: golden %v outside [%v, %v]", row, h, want, lo, hi)
+				t.Errorf("%v half %d: golden %v outside [%v, %v]", row.text, h, want, lo, hi)
 			}
 			if pt.win[h][1]-pt.win[h][0] >= len(m.lw) {
-				t.Errorf("%v half %d: not windowed", row, h)
+				t.Errorf("%v half %d: not windowed", row.text, h)
 			}
 		}
 	}
@@ -310,22 +298,11 @@ func TestSharedMatchesLogs(t *testing.T) {
 // so no allowance is made for the inputs' rounding: a term's error bound
 // too small by a few ulps of its magnitudes shows.
 func TestKindsGolden(t *testing.T) {
-	data, err := os.ReadFile("testdata/kinds_golden.csv")
-	var rows [][]string
-	if err == nil {
-		rows, err = csv.NewReader(bytes.NewReader(data)).ReadAll()
-	}
-	if err != nil || len(rows) < 2 {
-		t.Fatalf("golden rows: %d, %v", len(rows), err)
-	}
 	checked := 0
-	for _, row := range rows[1:] {
+	for _, gr := range goldenRows(t, "testdata/kinds_golden.csv") {
 		var x [11]float64
-		for i, s := range row {
-			if x[i], err = strconv.ParseFloat(s, 64); err != nil {
-				t.Fatal(err)
-			}
-		}
+		copy(x[:], gr.x)
+		row := gr.text
 		m := newModel(int(x[0]), x[1], x[2])
 		p, q := coord{x[3], x[4]}, coord{x[5], x[6]}
 		h, k := int(x[7]), -1
@@ -357,4 +334,34 @@ func TestKindsGolden(t *testing.T) {
 	if checked < 300 {
 		t.Errorf("only %d sums checked", checked)
 	}
+}
+
+// goldenRow is a row of a golden CSV file: its fields and their values.
+type goldenRow struct {
+	text []string
+	x    []float64
+}
+
+// goldenRows reads a golden CSV file, its header line skipped.
+func goldenRows(t *testing.T, path string) []goldenRow {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	var rows [][]string
+	if err == nil {
+		rows, err = csv.NewReader(bytes.NewReader(data)).ReadAll()
+	}
+	if err != nil || len(rows) < 2 {
+		t.Fatalf("%s: golden rows: %d, %v", path, len(rows), err)
+	}
+	var out []goldenRow
+	for _, row := range rows[1:] {
+		r := goldenRow{text: row, x: make([]float64, len(row))}
+		for i, f := range row {
+			if r.x[i], err = strconv.ParseFloat(f, 64); err != nil {
+				t.Fatalf("%s: %v", path, err)
+			}
+		}
+		out = append(out, r)
+	}
+	return out
 }
