@@ -620,17 +620,8 @@ func (pr *problem) enclose(b *box) float64 {
 	// Sums are windowed; each corner bounds its own omitted terms (see
 	// cornerTail).
 	pts := make([]*point, len(corners))
-	for i, c := range corners {
-		if p, ok := pr.cache[at[i]]; ok && p.kinds >= kindsUpTo[order] {
-			pts[i] = p
-			continue
-		}
-		pts[i] = pr.m.eval(c[0], c[1], order, true)
-		pts[i].at = at[i]
-		pr.evals++
-		if pr.cache != nil {
-			pr.cache[at[i]] = pts[i]
-		}
+	for i := range corners {
+		pts[i] = pr.evalAt(at[i][0], at[i][1], order)
 	}
 	b.pts = pts
 	b.ub = math.Min(pr.monotone(pts, cornerTail(pts, kVal)), pr.paired(pts))
@@ -646,16 +637,7 @@ func (pr *problem) enclose(b *box) float64 {
 	// derivative bounded over the box piece by piece (each half of F, G and
 	// G^T has terms monotone in p and in q, so its extremes are at corners).
 	mp, mq := fromLogit(mid(b.s1, b.s2)), fromLogit(mid(b.t1, b.t2))
-	cat := [2]float64{mid(b.s1, b.s2), mid(b.t1, b.t2)}
-	c, ok := pr.cache[cat]
-	if !ok || c.corner || c.kinds < kindsUpTo[maxOrder] {
-		c = pr.m.eval(mp, mq, orderAll, true)
-		c.at = cat
-		pr.evals++
-		if pr.cache != nil {
-			pr.cache[cat] = c
-		}
-	}
+	c := pr.evalAt(mid(b.s1, b.s2), mid(b.t1, b.t2), orderAll)
 	psi, ok := pr.value(c)
 	if !ok {
 		return math.Inf(-1)
@@ -710,6 +692,30 @@ func (pr *problem) enclose(b *box) float64 {
 	return psi.v - psi.err
 }
 
+// evalAt returns the evaluation at the logits (s, t) with at least the
+// kinds of order (orderAll: every kind), the kept one (problem.cache) when
+// it has them, else a new one, kept. Every point a box evaluates (its
+// corners, its Taylor center, the segments of the one-variable forms) is
+// a corner of the boxes that split it: with every kind, it serves them.
+func (pr *problem) evalAt(s, t float64, order int) *point {
+	at := [2]float64{s, t}
+	if p, ok := pr.cache[at]; ok {
+		switch {
+		case order == 0, order == maxOrder && p.kinds == nKinds:
+			return p
+		case !p.corner && p.kinds >= kindsUpTo[min(order, maxOrder)]:
+			return p
+		}
+	}
+	p := pr.m.eval(fromLogit(s), fromLogit(t), order, true)
+	p.at = at
+	pr.evals++
+	if pr.cache != nil {
+		pr.cache[at] = p
+	}
+	return p
+}
+
 type taylorBound struct{ ub, cs, ct float64 }
 
 // edgeLogit is the logit beyond which a box counts as near an edge (p or q
@@ -732,16 +738,15 @@ func (pr *problem) partial(b *box, pts []*point, axis int) (float64, bool) {
 	if axis == 1 {
 		mq := fromLogit(mid(b.t1, b.t2))
 		q1, q2 := fromLogit(b.t1), fromLogit(b.t2)
-		seg = []*point{pr.m.eval(fromLogit(b.s1), mq, 2, true), pr.m.eval(fromLogit(b.s2), mq, 2, true)}
+		seg = []*point{pr.evalAt(b.s1, mid(b.t1, b.t2), orderAll), pr.evalAt(b.s2, mid(b.t1, b.t2), orderAll)}
 		d = interval{diff(q1, mq), diff(q2, mq)}
 	} else {
 		mp := fromLogit(mid(b.s1, b.s2))
 		p1, p2 := fromLogit(b.s1), fromLogit(b.s2)
-		seg = []*point{pr.m.eval(mp, fromLogit(b.t2), 2, true), pr.m.eval(mp, fromLogit(b.t1), 2, true)}
+		seg = []*point{pr.evalAt(mid(b.s1, b.s2), b.t2, orderAll), pr.evalAt(mid(b.s1, b.s2), b.t1, orderAll)}
 		d = interval{diff(p1, mp), diff(p2, mp)}
 		kinds = [3]int{1, 3, 6} // (1,0), (2,0), (3,0)
 	}
-	pr.evals += 2
 	a0 := math.Min(pr.monotone(seg, cornerTail(seg, kVal)), pr.paired(seg))
 	r1, ok1 := pr.derivRange(seg, kinds[0], [2]float64{})
 	r2, ok2 := pr.derivRange(seg, kinds[1], [2]float64{})
