@@ -284,7 +284,7 @@ type problem struct {
 	evals       int
 	tiling      bool                  // keep closed boxes
 	noRelax     bool                  // Fault.NoRelax
-	cache       map[[2]float64]*point // corners shared by a box and its two children
+	cache       map[[2]float64]*point // evaluations by their logits (s, t), shared by boxes that meet there (at most cacheMax, then cleared)
 }
 
 func newProblem(n int, c, alpha, eps, tol float64) *problem {
@@ -336,7 +336,7 @@ func (pr *problem) grads(t *point) (fp, fq, gp, gq, hp, hq float64) {
 		i, j := kindIJ[k][0], kindIJ[k][1]
 		f := falling(a, i) * falling(1-a, j)
 		h := falling(1-a, i) * falling(a, j)
-		ps := pr.pieces(t, k, func(*point) float64 { return math.Inf(-1) }, [2]float64{})
+		ps := pr.pieces(t, k, func(*point, int) float64 { return math.Inf(-1) }, [2]float64{})
 		d[n] = [3]float64{f * (ps[0].v - ps[1].v), f * (ps[2].v - ps[3].v), h * (ps[4].v - ps[5].v)}
 	}
 	return d[0][0], d[1][0], d[0][1], d[1][1], d[0][2], d[1][2]
@@ -375,13 +375,23 @@ type box struct {
 // parent's excess over the target is split along the other side next.
 const stallDrop = 0.1
 
+// cacheMax caps the evaluations kept by their logits (problem.cache) for
+// other boxes that meet there: a box's corners for its children, its
+// Taylor center (evaluated with every kind) for its grandchildren, whose
+// corner it is after a split across each side, and any corner shared by
+// neighbours bounded close in time. About 1 kB an evaluation; each is
+// counted among those MemoryBytes allows a box.
+const cacheMax = 16384
+
 // keepCorners caps the open boxes that keep their corner evaluations for
 // their children (memory: about 1.3 kB a corner).
 const keepCorners = 50_000
 
 // MemoryBytes is an estimate from above of the memory a search of at most
 // boxes boxes holds: 6 KiB for each of the first keepCorners (their four
-// corner evaluations, about 1.3 kB each) and 256 bytes for every box.
+// corner evaluations, about 1.4 kB each) and 256 bytes for every box. The
+// evaluations kept by their logits (at most cacheMax, about 23 MB) are
+// among those: a search makes 2 to 3 evaluations a box (Result.Evals).
 // Measured: 291 MB at 396,140 boxes, 8.5 MB at 682,268 boxes that closed
 // as they went.
 func MemoryBytes(boxes int) int64 {
@@ -450,7 +460,9 @@ func (pr *problem) search(ctx context.Context, maxBoxes int) outcome {
 			break
 		}
 		heap.Pop(h)
-		pr.cache = map[[2]float64]*point{}
+		if pr.cache == nil || len(pr.cache) >= cacheMax {
+			pr.cache = map[[2]float64]*point{}
+		}
 		for _, p := range top.pts {
 			if p != nil {
 				pr.cache[p.at] = p
@@ -620,17 +632,8 @@ func (pr *problem) enclose(b *box) float64 {
 	// Sums are windowed; each corner bounds its own omitted terms (see
 	// cornerTail).
 	pts := make([]*point, len(corners))
-	for i, c := range corners {
-		if p, ok := pr.cache[at[i]]; ok && p.kinds >= kindsUpTo[order] {
-			pts[i] = p
-			continue
-		}
-		pts[i] = pr.m.eval(c[0], c[1], order, true)
-		pts[i].at = at[i]
-		pr.evals++
-		if pr.cache != nil {
-			pr.cache[at[i]] = pts[i]
-		}
+	for i := range corners {
+		pts[i] = pr.evalAt(at[i][0], at[i][1], order)
 	}
 	b.pts = pts
 	b.ub = math.Min(pr.monotone(pts, cornerTail(pts, kVal)), pr.paired(pts))
@@ -646,8 +649,7 @@ func (pr *problem) enclose(b *box) float64 {
 	// derivative bounded over the box piece by piece (each half of F, G and
 	// G^T has terms monotone in p and in q, so its extremes are at corners).
 	mp, mq := fromLogit(mid(b.s1, b.s2)), fromLogit(mid(b.t1, b.t2))
-	c := pr.m.eval(mp, mq, 2, true)
-	pr.evals++
+	c := pr.evalAt(mid(b.s1, b.s2), mid(b.t1, b.t2), orderAll)
 	psi, ok := pr.value(c)
 	if !ok {
 		return math.Inf(-1)
@@ -702,6 +704,30 @@ func (pr *problem) enclose(b *box) float64 {
 	return psi.v - psi.err
 }
 
+// evalAt returns the evaluation at the logits (s, t) with at least the
+// kinds of order (orderAll: every kind), the kept one (problem.cache) when
+// it has them, else a new one, kept. Every point a box evaluates (its
+// corners, its Taylor center, the segments of the one-variable forms) is
+// a corner of the boxes that split it: with every kind, it serves them.
+func (pr *problem) evalAt(s, t float64, order int) *point {
+	at := [2]float64{s, t}
+	if p, ok := pr.cache[at]; ok {
+		switch {
+		case order == 0, order == maxOrder && p.kinds == nKinds:
+			return p
+		case !p.corner && p.kinds >= kindsUpTo[min(order, maxOrder)]:
+			return p
+		}
+	}
+	p := pr.m.eval(fromLogit(s), fromLogit(t), order, true)
+	p.at = at
+	pr.evals++
+	if pr.cache != nil {
+		pr.cache[at] = p
+	}
+	return p
+}
+
 type taylorBound struct{ ub, cs, ct float64 }
 
 // edgeLogit is the logit beyond which a box counts as near an edge (p or q
@@ -724,16 +750,15 @@ func (pr *problem) partial(b *box, pts []*point, axis int) (float64, bool) {
 	if axis == 1 {
 		mq := fromLogit(mid(b.t1, b.t2))
 		q1, q2 := fromLogit(b.t1), fromLogit(b.t2)
-		seg = []*point{pr.m.eval(fromLogit(b.s1), mq, 2, true), pr.m.eval(fromLogit(b.s2), mq, 2, true)}
+		seg = []*point{pr.evalAt(b.s1, mid(b.t1, b.t2), orderAll), pr.evalAt(b.s2, mid(b.t1, b.t2), orderAll)}
 		d = interval{diff(q1, mq), diff(q2, mq)}
 	} else {
 		mp := fromLogit(mid(b.s1, b.s2))
 		p1, p2 := fromLogit(b.s1), fromLogit(b.s2)
-		seg = []*point{pr.m.eval(mp, fromLogit(b.t2), 2, true), pr.m.eval(mp, fromLogit(b.t1), 2, true)}
+		seg = []*point{pr.evalAt(mid(b.s1, b.s2), b.t2, orderAll), pr.evalAt(mid(b.s1, b.s2), b.t1, orderAll)}
 		d = interval{diff(p1, mp), diff(p2, mp)}
 		kinds = [3]int{1, 3, 6} // (1,0), (2,0), (3,0)
 	}
-	pr.evals += 2
 	a0 := math.Min(pr.monotone(seg, cornerTail(seg, kVal)), pr.paired(seg))
 	r1, ok1 := pr.derivRange(seg, kinds[0], [2]float64{})
 	r2, ok2 := pr.derivRange(seg, kinds[1], [2]float64{})
@@ -852,8 +877,8 @@ func (pr *problem) coefs(k int) [6]float64 {
 //
 // Every value is multiplied by e^(i ls[0] + j ls[1]) (the box's extent
 // to the kind's powers), formed in log space; fTail returns the log of the
-// bound on F's omitted terms.
-func (pr *problem) pieces(t *point, k int, fTail func(t *point) float64, ls [2]float64) [6]val {
+// bound on the omitted terms of F's half h.
+func (pr *problem) pieces(t *point, k int, fTail func(t *point, h int) float64, ls [2]float64) [6]val {
 	if !t.has(k) {
 		panic(fmt.Sprintf("certify: kind %v not summed at this point", kindIJ[k]))
 	}
@@ -862,7 +887,7 @@ func (pr *problem) pieces(t *point, k int, fTail func(t *point) float64, ls [2]f
 	var r [6]val
 	for h := range 2 {
 		v, e := t.f[h][k].scaled(pr.logU - sc)
-		r[h] = val{v, e + math.Exp(fTail(t)-pr.logU+sc)}
+		r[h] = val{v, e + math.Exp(fTail(t, h)-pr.logU+sc)}
 	}
 	p, q := t.p, t.q
 	r[2] = pr.gterm(t.lg1, i*p.l+j*q.l-sc)
@@ -876,7 +901,7 @@ func (pr *problem) pieces(t *point, k int, fTail func(t *point) float64, ls [2]f
 // that degree) times e^(i ls[0] + j ls[1]), with its error.
 func (pr *problem) deriv(t *point, k int, ls [2]float64) val {
 	co := pr.coefs(k)
-	ps := pr.pieces(t, k, func(t *point) float64 { return t.logTail[k] }, ls)
+	ps := pr.pieces(t, k, func(t *point, h int) float64 { return t.logTail[h][k] }, ls)
 	var v, e, m float64
 	for n, x := range ps {
 		v += co[n] * x.v
@@ -900,7 +925,7 @@ func (pr *problem) derivRange(pts []*point, k int, ls [2]float64) (interval, boo
 	// pieces of kind k), for the paired range below.
 	rho := [2]interval{{math.Inf(1), math.Inf(-1)}, {math.Inf(1), math.Inf(-1)}}
 	for _, t := range pts {
-		ps := pr.pieces(t, k, func(t *point) float64 { return t.logTail[k] }, ls)
+		ps := pr.pieces(t, k, func(t *point, h int) float64 { return t.logTail[h][k] }, ls)
 		for n, x := range ps {
 			ext[n].lo = math.Min(ext[n].lo, x.lo())
 			ext[n].hi = math.Max(ext[n].hi, x.hi())
@@ -1021,7 +1046,7 @@ func (pr *problem) fsum(t *point, h, k int) val {
 		panic(fmt.Sprintf("certify: kind %v not summed at this point", kindIJ[k]))
 	}
 	v, e := t.f[h][k].scaled(pr.logU)
-	return val{v, e + math.Exp(t.logTail[k]-pr.logU)}
+	return val{v, e + math.Exp(t.logTail[h][k]-pr.logU)}
 }
 
 // gterm returns g e^(-l) / E for a half of G or G^T with log value lg,
@@ -1047,8 +1072,9 @@ func ghalves(t *point) [4][3]float64 {
 // monotone bounds psi over a box from above by the monotone enclosure:
 // g(u, v) increases in u and decreases in v, so each half of F is largest,
 // and each half of G and G^T smallest, at a corner; pts holds the corners
-// (at least (p1, q2) and (p2, q1), where those extremes are).
-func (pr *problem) monotone(pts []*point, tail float64) float64 {
+// (at least (p1, q2) and (p2, q1), where those extremes are); tail[h]
+// bounds the omitted terms of F's half h at every corner (cornerTail).
+func (pr *problem) monotone(pts []*point, tail [2]float64) float64 {
 	fu := newSum()
 	for h := range 2 {
 		best := newSum()
@@ -1058,9 +1084,9 @@ func (pr *problem) monotone(pts []*point, tail float64) float64 {
 			}
 		}
 		fu.add(best.log(), best.relErr())
-	}
-	if !math.IsInf(tail, -1) {
-		fu.add(tail+math.Ln2, 0) // the omitted terms of both halves
+		if !math.IsInf(tail[h], -1) {
+			fu.add(tail[h], 0) // the half's omitted terms
+		}
 	}
 	fU, fErr := fu.scaled(pr.logU)
 	lY := math.Inf(-1)
@@ -1148,7 +1174,7 @@ func (pr *problem) paired(pts []*point) float64 {
 			return math.Inf(1)
 		}
 		fx := f
-		if tail := at.logTail[kVal]; !math.IsInf(tail, -1) {
+		if tail := at.logTail[h][kVal]; !math.IsInf(tail, -1) {
 			fx.add(tail, 0)
 		}
 		eAt, eOther := gRel(gAt[0], gAt[1], a), gRel(gOther[0], gOther[1], a)

@@ -216,7 +216,7 @@ func TestWindowTails(t *testing.T) {
 			for h := range 2 {
 				for k := range nKinds {
 					wl, fl := w.f[h][k].log(), f.f[h][k].log()
-					hi := logspace.Add(wl, w.logTail[k]) + 1e-12
+					hi := logspace.Add(wl, w.logTail[h][k]) + 1e-12
 					if fl > hi || fl < wl-1e-12 {
 						t.Errorf("%v at (%v, %v) half %d kind %d: full %v outside [%v, %v]", p, s, u, h, k, fl, wl, hi)
 					}
@@ -241,7 +241,7 @@ func TestEdgeTails(t *testing.T) {
 			}
 			for h := range 2 {
 				wl, fl := w.f[h][kVal].log(), f.f[h][kVal].log()
-				if hi := logspace.Add(wl, w.logTail[kVal]) + 1e-12; fl > hi || fl < wl-1e-12 {
+				if hi := logspace.Add(wl, w.logTail[h][kVal]) + 1e-12; fl > hi || fl < wl-1e-12 {
 					t.Errorf("%v at %v half %d: full %v outside [%v, %v]", p, st, h, fl, wl, hi)
 				}
 			}

@@ -52,6 +52,9 @@ type model struct {
 	binom   bool
 	c       float64
 	lam, sd float64
+	// ej, om: e_j and 1 - e_j as floats (binomial models), for the
+	// windowed sums' shared factors (window.go, addShared).
+	ej, om []float64
 }
 
 // windowFrom is the smallest n whose sums are windowed.
@@ -69,6 +72,7 @@ func newModel(n int, c, alpha float64) *model {
 		m.lw = append(m.lw, lw)
 		m.le = append(m.le, le)
 		m.lom = append(m.lom, math.Log(-math.Expm1(le)))
+		m.ej, m.om = append(m.ej, math.Exp(le)), append(m.om, -math.Expm1(le))
 	}
 	return m
 }
@@ -136,9 +140,9 @@ func (a *sum) add(x, r float64) float64 {
 	return t
 }
 
-// addScaled adds t = e^(x - top) for a term e^x with x <= top + 30,
-// computed by the caller, whose relative error (its log's and the
-// caller's arithmetic's) is at most r.
+// addScaled adds t = e^(x - top) for a term e^x with x <= top + 30 (a.top
+// finite, as add leaves it), computed by the caller, whose relative error
+// (its log's and the caller's arithmetic's) is at most r.
 func (a *sum) addScaled(t, r float64) {
 	v := a.s + t
 	if math.Abs(a.s) >= t {
@@ -191,6 +195,10 @@ var kindIJ = [...][2]int{{0, 0}, {1, 0}, {0, 1}, {2, 0}, {1, 1}, {0, 2}, {3, 0},
 
 var kindsUpTo = [maxOrder + 1]int{1, 3, 6, 10}
 
+// orderAll asks eval for every kind, those of degree 1 and 2 included (a
+// box's Taylor center, which its grandchildren may take as a corner).
+const orderAll = maxOrder + 1
+
 const (
 	kVal   = 0
 	kU     = 1
@@ -216,32 +224,34 @@ type point struct {
 	// dtop[h][k] is top_0 - top_k of half h's sums when rtop[h][k] =
 	// e^dtop was last formed (addTerm; NaN before).
 	dtop, rtop [2][nKinds]float64
-	// logTail[k] bounds the omitted terms of kind k of either half (-Inf
+	// logTail[h][k] bounds the omitted terms of kind k of half h (-Inf
 	// when every j was summed); win[h] is half h's window [lo, hi).
-	logTail [nKinds]float64
+	logTail [2][nKinds]float64
 	win     [2][2]int
 	// log g(p, q), log g(1-p, 1-q) (the halves of G), log g(q, p),
 	// log g(1-q, 1-p) (the halves of G^T).
 	lg1, lg2, lh1, lh2 float64
 }
 
-// eval computes F_n, G and G^T at (p, q); order (0..maxOrder) says how
-// many derivatives of F's terms to sum.
+// eval computes F_n, G and G^T at (p, q); order (0..maxOrder, or
+// orderAll) says how many derivatives of F's terms to sum.
 //
 // With window set (and a binomial model with n >= windowFrom), each half
 // sums a window of j and logTail bounds the rest (window.go); otherwise
 // every j is summed.
 func (m *model) eval(p, q coord, order int, window bool) *point {
 	a := m.alpha
-	pt := &point{p: p, q: q, kinds: kindsUpTo[order], corner: order == maxOrder}
+	pt := &point{p: p, q: q, kinds: kindsUpTo[min(order, maxOrder)], corner: order == maxOrder}
 	for h := range pt.f {
 		for k := range pt.f[h] {
 			pt.f[h][k] = newSum()
 		}
 	}
-	for k := range pt.logTail {
-		pt.logTail[k] = math.Inf(-1)
-		pt.dtop[0][k], pt.dtop[1][k] = math.NaN(), math.NaN()
+	for h := range pt.logTail {
+		for k := range pt.logTail[h] {
+			pt.logTail[h][k] = math.Inf(-1)
+			pt.dtop[h][k] = math.NaN()
+		}
 	}
 	pb, qb := coord{p.l1, p.l}, coord{q.l1, q.l} // 1-p, 1-q
 	for h, xy := range [2][2]coord{{p, q}, {pb, qb}} {
@@ -304,7 +314,8 @@ func (m *model) addTerm(pt *point, h int, xy [2]coord, j int) {
 		dt := top0 - fk.top
 		mag := math.Abs(t-top0) + math.Abs(dt) + i*math.Abs(a) + jj*math.Abs(b)
 		if ok && x <= fk.top+30 && mag <= 600 {
-			if dt != pt.dtop[h][k] {
+			// rtop 0: not formed yet (a point not made by eval has dtop 0).
+			if dt != pt.dtop[h][k] || pt.rtop[h][k] == 0 {
 				pt.dtop[h][k], pt.rtop[h][k] = dt, math.Exp(dt)
 			}
 			v := sharedTerm(t0, pt.rtop[h][k], ea, eb, kindIJ[k][0], kindIJ[k][1])
@@ -354,8 +365,10 @@ func finiteAll(xs ...float64) bool {
 	return true
 }
 
-// windowed says whether t's sums omit terms (logTail finite).
-func (t *point) windowed() bool { return !math.IsInf(t.logTail[kVal], -1) }
+// windowed says whether t's sums omit terms (a logTail finite).
+func (t *point) windowed() bool {
+	return !math.IsInf(t.logTail[0][kVal], -1) || !math.IsInf(t.logTail[1][kVal], -1)
+}
 
 // gRel bounds the relative error of g(u, v) computed by logG: the
 // inputs' own errors (a few ulps of |log u| and |log v|, which move log g by

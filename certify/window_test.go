@@ -114,10 +114,10 @@ func windowViolations(t *testing.T, cases []windowCase, logf bool) (tails, sums,
 				// The reference's logs are within ulps of n log(1/c)
 				// times alpha: allow that, and nothing near a wrong tail.
 				tol := 1e-13*wc.alpha*float64(wc.n)*math.Log(1/wc.c) + 1e-9
-				if o := out.log(); o > pt.logTail[k]+tol*(1+math.Abs(o)) {
+				if o := out.log(); o > pt.logTail[h][k]+tol*(1+math.Abs(o)) {
 					tails++
 					if logf {
-						t.Logf("%+v half %d kind %v window [%d,%d): omitted e^%v above bound e^%v", wc, h, kindIJ[k], lo, hi, o, pt.logTail[k])
+						t.Logf("%+v half %d kind %v window [%d,%d): omitted e^%v above bound e^%v", wc, h, kindIJ[k], lo, hi, o, pt.logTail[h][k])
 					}
 				}
 				if w, r := pt.f[h][k].log(), in.log(); math.Abs(w-r) > tol*(1+math.Abs(r)) && !(math.IsInf(w, -1) && math.IsInf(r, -1)) {
@@ -182,36 +182,186 @@ func TestWindowWrongTailCaught(t *testing.T) {
 // bracket golden values summed over every term at 60 digits by mpmath
 // (testdata/window_golden.py, which says how the file was made).
 func TestWindowGolden(t *testing.T) {
-	data, err := os.ReadFile("testdata/window_golden.csv")
-	var rows [][]string
-	if err == nil {
-		rows, err = csv.NewReader(bytes.NewReader(data)).ReadAll()
-	}
-	if err != nil || len(rows) < 2 {
-		t.Fatalf("golden rows: %d, %v", len(rows), err)
-	}
-	for _, row := range rows[1:] {
+	for _, row := range goldenRows(t, "testdata/window_golden.csv") {
 		var x [7]float64
-		for i, s := range row {
-			if x[i], err = strconv.ParseFloat(s, 64); err != nil {
-				t.Fatal(err)
-			}
-		}
+		copy(x[:], row.x)
 		n, c, a := int(x[0]), x[1], x[2]
 		m := newModel(n, c, a)
 		pt := m.eval(fromLogit(x[3]), fromLogit(x[4]), 0, true)
 		for h := range 2 {
 			want := x[5+h]
-			lo, hi := pt.f[h][kVal].log(), logspace.Add(pt.f[h][kVal].log(), pt.logTail[kVal])
+			lo, hi := pt.f[h][kVal].log(), logspace.Add(pt.f[h][kVal].log(), pt.logTail[h][kVal])
 			// The inputs' own rounding (p from its logit) moves log F by
 			// ulps times alpha: allow 1e-12 relative, far below any tail.
 			tol := 1e-12 * (1 + math.Abs(want)) * (1 + a)
 			if want < lo-tol || want > hi+tol {
-				t.Errorf("%v half %d: golden %v outside [%v, %v]", row, h, want, lo, hi)
+				t.Errorf("%v half %d: golden %v outside [%v, %v]", row.text, h, want, lo, hi)
 			}
 			if pt.win[h][1]-pt.win[h][0] >= len(m.lw) {
-				t.Errorf("%v half %d: not windowed", row, h)
+				t.Errorf("%v half %d: not windowed", row.text, h)
 			}
 		}
 	}
+}
+
+// TestHalvesOwnTails: far from the diagonal at large alpha one half of F
+// dwarfs the other (at n = 10^4, c = 0.495, alpha = 1000, p near 0 and q
+// near 1, half 1 is e^4000 times half 0), so each half must carry its own
+// tail bound: with the larger half's tail put on both (as once), the
+// paired bound was +Inf on every such box and (10^4, 0.495, 1000, eps)
+// stayed open at the box budget. Each box must close, and its bound must
+// stay above psi (full sums) at random points of it.
+func TestHalvesOwnTails(t *testing.T) {
+	rng := rand.New(rand.NewPCG(33, 1))
+	pr := newProblem(10000, 0.495, 1000, 1, 1e-9)
+	for range 12 {
+		s1, t1 := -8+6*rng.Float64(), 2+6*rng.Float64()
+		s2, t2 := s1+0.25, t1+0.25
+		pts := []*point{pr.m.eval(fromLogit(s1), fromLogit(t2), 0, true), pr.m.eval(fromLogit(s2), fromLogit(t1), 0, true)}
+		for h := range 2 {
+			if a, b := pts[0].logTail[h][kVal], pts[0].f[h][kVal].log(); !(a <= b-windowNats) {
+				t.Errorf("box [%v,%v]x[%v,%v] half %d: tail e^%v not below its sum e^%v by e^-%d", s1, s2, t1, t2, h, a, b, windowNats)
+			}
+		}
+		ub := pr.paired(pts)
+		if !(ub <= pr.l0+pr.tau) {
+			t.Errorf("box [%v,%v]x[%v,%v]: paired bound %v not below the target %v", s1, s2, t1, t2, ub, pr.l0+pr.tau)
+		}
+		for range 3 {
+			s, u := s1+(s2-s1)*rng.Float64(), t1+(t2-t1)*rng.Float64()
+			// psi there is about -e^3000: compare in log space.
+			full := pr.m.eval(fromLogit(s), fromLogit(u), 0, false)
+			lf := logspace.Add(full.f[0][kVal].log(), full.f[1][kVal].log()) - pr.logU
+			lg := math.Log(pr.k1) + logspace.Add(full.lg1, full.lg2) - pr.logE
+			if !(lf < lg) && ub < 0 {
+				t.Errorf("(%v, %v): F/U = e^%v not below k1 G/E = e^%v, yet the bound is %v", s, u, lf, lg, ub)
+			}
+		}
+	}
+}
+
+// TestSharedMatchesLogs: the windowed sums (addShared: one exp a term,
+// the kinds through u^-i v^-j' (1-e)^(i+j') in floats) agree with the same
+// windows summed by addTerm (an exp per kind, from logs) within the sum
+// of the two error bounds, for every kind of each half at random (n, c,
+// alpha, p, q) with n from 400 to 10^5 (the tail bounds are those of the
+// window tests; here the window's own sum).
+func TestSharedMatchesLogs(t *testing.T) {
+	shared, worst := 0, 0.0
+	for ci, wc := range windowCases(91, 80) {
+		m := newModel(wc.n, wc.c, wc.alpha)
+		p, q := fromLogit(wc.s), fromLogit(wc.t)
+		order := 2 + ci%2
+		pt := m.eval(p, q, order, true)
+		ref := &point{kinds: pt.kinds, corner: pt.corner}
+		for h := range 2 {
+			for k := range ref.f[h] {
+				ref.f[h][k] = newSum()
+			}
+		}
+		pb, qb := coord{p.l1, p.l}, coord{q.l1, q.l}
+		for h, xy := range [2][2]coord{{p, q}, {pb, qb}} {
+			for j := pt.win[h][0]; j < pt.win[h][1]; j++ {
+				m.addTerm(ref, h, xy, j)
+			}
+			for k := range nKinds {
+				if !pt.has(k) {
+					continue
+				}
+				a, b := pt.f[h][k], ref.f[h][k]
+				la, lb := a.log(), b.log()
+				if math.IsInf(la, -1) && math.IsInf(lb, -1) {
+					continue
+				}
+				shared++
+				bound := a.relErr() + b.relErr() + 4*eps64
+				d := math.Abs(la - lb)
+				if !(d <= bound) {
+					t.Errorf("%+v half %d kind %v: shared sum e^%v, logs' e^%v: apart by %.3g, bounds %.3g + %.3g", wc, h, kindIJ[k], la, lb, d, a.relErr(), b.relErr())
+				}
+				worst = math.Max(worst, d/bound)
+			}
+		}
+	}
+	if shared < 400 {
+		t.Errorf("only %d sums compared", shared)
+	}
+	t.Logf("%d sums; largest difference %.3g of its bound", shared, worst)
+}
+
+// TestKindsGolden: every kind's sum of each half, windowed (addShared)
+// and full (addTerm), brackets golden values summed over every term at 60
+// digits by mpmath (testdata/kinds_golden.py, which says how the file was
+// made) within its own claimed error: [S (1 - relErr), (S + tail) (1 +
+// relErr)], S the sum kept and tail the bound on the omitted terms. The
+// point is given by its float64 logs, which the reference reads exactly,
+// so no allowance is made for the inputs' rounding: a term's error bound
+// too small by a few ulps of its magnitudes shows.
+func TestKindsGolden(t *testing.T) {
+	checked := 0
+	for _, gr := range goldenRows(t, "testdata/kinds_golden.csv") {
+		var x [11]float64
+		copy(x[:], gr.x)
+		row := gr.text
+		m := newModel(int(x[0]), x[1], x[2])
+		p, q := coord{x[3], x[4]}, coord{x[5], x[6]}
+		h, k := int(x[7]), -1
+		for kk, ij := range kindIJ {
+			if ij == [2]int{int(x[8]), int(x[9])} {
+				k = kk
+			}
+		}
+		want := x[10]
+		for _, order := range []int{2, 3} {
+			for _, window := range []bool{true, false} {
+				pt := m.eval(p, q, order, window)
+				if !pt.has(k) {
+					continue
+				}
+				s := pt.f[h][k]
+				re := s.relErr()
+				lo := s.log() + math.Log1p(-re)
+				hi := logspace.Add(s.log(), pt.logTail[h][k]) + math.Log1p(re)
+				// The golden value's 30 digits.
+				tol := 1e-28 * (1 + math.Abs(want))
+				if want < lo-tol || want > hi+tol {
+					t.Errorf("%v order %d window %v: golden %v outside [%v, %v] (relErr %.3g; off by %.3g)", row[:10], order, window, want, lo, hi, re, math.Max(lo-want, want-hi))
+				}
+				checked++
+			}
+		}
+	}
+	if checked < 300 {
+		t.Errorf("only %d sums checked", checked)
+	}
+}
+
+// goldenRow is a row of a golden CSV file: its fields and their values.
+type goldenRow struct {
+	text []string
+	x    []float64
+}
+
+// goldenRows reads a golden CSV file, its header line skipped.
+func goldenRows(t *testing.T, path string) []goldenRow {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	var rows [][]string
+	if err == nil {
+		rows, err = csv.NewReader(bytes.NewReader(data)).ReadAll()
+	}
+	if err != nil || len(rows) < 2 {
+		t.Fatalf("%s: golden rows: %d, %v", path, len(rows), err)
+	}
+	var out []goldenRow
+	for _, row := range rows[1:] {
+		r := goldenRow{text: row, x: make([]float64, len(row))}
+		for i, f := range row {
+			if r.x[i], err = strconv.ParseFloat(f, 64); err != nil {
+				t.Fatalf("%s: %v", path, err)
+			}
+		}
+		out = append(out, r)
+	}
+	return out
 }
