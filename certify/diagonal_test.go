@@ -68,7 +68,12 @@ func TestDiagonalGoldenInputs(t *testing.T) {
 		}
 		out = append(out, dc)
 	}
-	data, err := json.MarshalIndent(out, "", " ")
+	writeDiagCases(t, path, out)
+}
+
+// writeDiagCases writes golden inputs for testdata/diagonal_golden.py.
+func writeDiagCases(t *testing.T, path string, cs []diagCase) {
+	data, err := json.MarshalIndent(cs, "", " ")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -77,8 +82,11 @@ func TestDiagonalGoldenInputs(t *testing.T) {
 	}
 }
 
-func readDiagGolden(t *testing.T) []diagCase {
-	data, err := os.ReadFile(diagGolden)
+func readDiagGolden(t *testing.T) []diagCase { return readDiagCases(t, diagGolden, len(diagCases)) }
+
+// readDiagCases reads a golden file of want cases.
+func readDiagCases(t *testing.T, path string, want int) []diagCase {
+	data, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -86,8 +94,8 @@ func readDiagGolden(t *testing.T) []diagCase {
 	if err := json.Unmarshal(data, &cs); err != nil {
 		t.Fatal(err)
 	}
-	if len(cs) != len(diagCases) {
-		t.Fatalf("%d cases in %s, want %d", len(cs), diagGolden, len(diagCases))
+	if len(cs) != want {
+		t.Fatalf("%d cases in %s, want %d", len(cs), path, want)
 	}
 	return cs
 }

@@ -1,7 +1,6 @@
 package certify
 
 import (
-	"encoding/json"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -60,13 +59,7 @@ func TestPairedGoldenInputs(t *testing.T) {
 		}
 		out = append(out, dc)
 	}
-	data, err := json.MarshalIndent(out, "", " ")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(path, data, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	writeDiagCases(t, path, out)
 }
 
 // TestPairedGolden checks that the paired bound of every golden box is
@@ -74,17 +67,7 @@ func TestPairedGoldenInputs(t *testing.T) {
 // below the target l0 + tau on most boxes (the tightness that proves that
 // point: with every log padded by alpha ulps it closed 5 of the 20).
 func TestPairedGolden(t *testing.T) {
-	data, err := os.ReadFile(pairedGolden)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var cs []diagCase
-	if err := json.Unmarshal(data, &cs); err != nil {
-		t.Fatal(err)
-	}
-	if len(cs) != len(pairedCases) {
-		t.Fatalf("%d cases in %s, want %d", len(cs), pairedGolden, len(pairedCases))
-	}
+	cs := readDiagCases(t, pairedGolden, len(pairedCases))
 	for ci, dc := range cs {
 		pr := goldenProblem(dc)
 		closed := 0
