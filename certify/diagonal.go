@@ -115,6 +115,10 @@ const (
 	bandSlack = 1e-12
 )
 
+// diffFrom is the least l + x over a box from which a group of F's terms
+// is taken as G's piece plus the difference (thirdRange).
+var diffFrom = 0.0
+
 // Test knobs: diagOff turns the band off (benchmarks before/after);
 // testDiagDropMu drops the alpha-sized part mu psi^(2)(xi1) of Phi_s (a
 // deliberately wrong derivative, which TestDiagonalThird must catch).
@@ -289,17 +293,31 @@ func outward(x interval) interval {
 	return interval{x.lo - m, x.hi + m}
 }
 
-// pieceThird returns the ranges of the third derivatives (3,0), (2,1),
-// (1,2), (0,3) in (s, r) of e^Phi over the box [s1, s2] x [r1, r2] (see
-// the top of the file), for psi_l with l in [l1, l2], sign sg and
-// exponent A.
-func pieceThird(l1, l2, sg, A float64, bx [4]float64) [4]interval {
+// phiDerivs are ranges, over a box, of Phi and of its derivatives in
+// (s, r) up to order 3 (the field names the variables differentiated by).
+type phiDerivs struct{ v, s, r, ss, sr, rr, sss, ssr, srr, rrr interval }
+
+// phiRanges returns the ranges of phiDerivs over the box [s1, s2] x [r1,
+// r2] (see the top of the file) for psi_l with l in [l1, l2], sign sg and
+// exponent A, with x and y shifted by sh (Delta's form, diffThird; {0, 0}
+// for a piece).
+func phiRanges(l1, l2, sg, A float64, bx [4]float64, sh interval) phiDerivs {
 	s1, s2, r1, r2 := bx[0], bx[1], bx[2], bx[3]
 	ord := func(a, b float64) interval { return interval{math.Min(a, b), math.Max(a, b)} }
 	X := ord(sg*s1, sg*s2)
 	y1, y2 := s1+r1, s2+r2
 	py := 2 * eps64 * (math.Abs(y1) + math.Abs(y2))
 	Y := ord(sg*(y1-py), sg*(y2+py))
+	if sh != (interval{}) {
+		// Beyond x = 700, log sigma and its derivatives are within
+		// e^-700 of their values at 700, far inside bandSlack: the
+		// shifted ends are capped there (l2 may be +Inf).
+		shift := func(x interval) interval {
+			lo, hi := math.Min(x.lo+sh.lo, 700), math.Min(x.hi+sh.hi, 700)
+			return interval{lo - 2*eps64*math.Abs(lo), hi + 2*eps64*math.Abs(hi)}
+		}
+		X, Y = shift(X), shift(Y)
+	}
 	H := hullIv(X, Y)
 	mu := ord(-A*sg*r1, -A*sg*r2)
 	mu = interval{mu.lo - 2*eps64*math.Abs(mu.lo), mu.hi + 2*eps64*math.Abs(mu.hi)}
@@ -313,18 +331,48 @@ func pieceThird(l1, l2, sg, A float64, bx [4]float64) [4]interval {
 		}
 	}
 	b := 1 - A
-	phi := outward(pY[0].add(mulIv(mu, pH[1])))
-	ps := outward(scaleIv(sg, pY[1].add(mulIv(mu, pH[2]))))
+	var d phiDerivs
+	d.v = outward(pY[0].add(mulIv(mu, pH[1])))
+	d.s = outward(scaleIv(sg, pY[1].add(mulIv(mu, pH[2]))))
 	if testDiagDropMu {
-		ps = outward(scaleIv(sg, pY[1]))
+		d.s = outward(scaleIv(sg, pY[1]))
 	}
-	pr := outward(scaleIv(sg*b, pY[1]))
-	pss := outward(pY[2].add(mulIv(mu, pH[3])))
-	psr := outward(scaleIv(b, pY[2])) // = Phi_rr
-	psss := outward(scaleIv(sg, pY[3].add(mulIv(mu, pH[4]))))
-	p3 := outward(scaleIv(sg*b, pY[3])) // Phi_ssr = Phi_srr = Phi_rrr
-	m := 64 * eps64 * (math.Abs(phi.lo) + math.Abs(phi.hi) + 1)
-	e := interval{math.Exp(phi.lo) * (1 - m), math.Exp(phi.hi) * (1 + m)}
+	d.r = outward(scaleIv(sg*b, pY[1]))
+	d.ss = outward(pY[2].add(mulIv(mu, pH[3])))
+	d.sr = outward(scaleIv(b, pY[2]))
+	d.rr = d.sr
+	d.sss = outward(scaleIv(sg, pY[3].add(mulIv(mu, pH[4]))))
+	d.ssr = outward(scaleIv(sg*b, pY[3]))
+	d.srr, d.rrr = d.ssr, d.ssr
+	return d
+}
+
+// neg returns the ranges of -Phi's.
+func (d phiDerivs) neg() phiDerivs {
+	n := func(x interval) interval { return interval{-x.hi, -x.lo} }
+	return phiDerivs{n(d.v), n(d.s), n(d.r), n(d.ss), n(d.sr), n(d.rr), n(d.sss), n(d.ssr), n(d.srr), n(d.rrr)}
+}
+
+// Indices of the derivatives D^(i,j) of expDerivs: i in s, j in r.
+const (
+	d00 = iota
+	d10
+	d01
+	d20
+	d11
+	d02
+	d30
+	d21
+	d12
+	d03
+)
+
+// derivAt[i][j] is the index of D^(i,j) (i + j <= 3).
+var derivAt = [4][4]int{{d00, d01, d02, d03}, {d10, d11, d12}, {d20, d21}, {d30}}
+
+// expDerivs returns the ranges of D^(i,j) e^Phi (i + j <= 3), with e the
+// range of e^Phi: e^Phi times the Bell polynomials of Phi's derivatives.
+func expDerivs(e interval, d phiDerivs) [10]interval {
 	three := func(x ...interval) interval {
 		var s interval
 		for _, v := range x {
@@ -332,12 +380,75 @@ func pieceThird(l1, l2, sg, A float64, bx [4]float64) [4]interval {
 		}
 		return outward(mulIv(e, outward(s)))
 	}
-	return [4]interval{
-		three(cubeIv(ps), scaleIv(3, mulIv(ps, pss)), psss),
-		three(mulIv(sqIv(ps), pr), scaleIv(2, mulIv(ps, psr)), mulIv(pr, pss), p3),
-		three(mulIv(ps, sqIv(pr)), mulIv(ps, psr), scaleIv(2, mulIv(pr, psr)), p3),
-		three(cubeIv(pr), scaleIv(3, mulIv(pr, psr)), p3),
+	return [10]interval{
+		d00: e,
+		d10: three(d.s),
+		d01: three(d.r),
+		d20: three(sqIv(d.s), d.ss),
+		d11: three(mulIv(d.s, d.r), d.sr),
+		d02: three(sqIv(d.r), d.rr),
+		d30: three(cubeIv(d.s), scaleIv(3, mulIv(d.s, d.ss)), d.sss),
+		d21: three(mulIv(sqIv(d.s), d.r), scaleIv(2, mulIv(d.s, d.sr)), mulIv(d.r, d.ss), d.ssr),
+		d12: three(mulIv(d.s, sqIv(d.r)), mulIv(d.s, d.rr), scaleIv(2, mulIv(d.r, d.sr)), d.srr),
+		d03: three(cubeIv(d.r), scaleIv(3, mulIv(d.r, d.rr)), d.rrr),
 	}
+}
+
+// expIv returns the range of e^x over x, with the rounding of exp.
+func expIv(x interval) interval {
+	m := 64 * eps64 * (math.Abs(x.lo) + math.Abs(x.hi) + 1)
+	return interval{math.Exp(x.lo) * (1 - m), math.Exp(x.hi) * (1 + m)}
+}
+
+// pieceDerivs returns the ranges of D^(i,j) e^Phi (i + j <= 3) over the
+// box bx for psi_l with l in [l1, l2], sign sg and exponent A.
+func pieceDerivs(l1, l2, sg, A float64, bx [4]float64) [10]interval {
+	d := phiRanges(l1, l2, sg, A, bx, interval{})
+	return expDerivs(expIv(d.v), d)
+}
+
+// pieceThird returns the ranges of the third derivatives (3,0), (2,1),
+// (1,2), (0,3) in (s, r) of e^Phi over the box bx.
+func pieceThird(l1, l2, sg, A float64, bx [4]float64) [4]interval {
+	r := pieceDerivs(l1, l2, sg, A, bx)
+	return [4]interval{r[d30], r[d21], r[d12], r[d03]}
+}
+
+// diffThird returns the ranges of the third derivatives in (s, r) over
+// the box bx of e^Phi_l - e^Phi_Inf, the difference between a piece of F
+// (l in [l1, l2]) and G's piece of the same sign and exponent, given g,
+// the ranges of G's piece (pieceDerivs with l = +Inf). With psi_l(x) =
+// log sigma(x) + softplus(-(x + l)),
+//
+//	e^Phi_l - e^Phi_Inf = e^Phi_Inf (e^Delta - 1),
+//	Delta = A softplus(-(x+l)) + (1-A) softplus(-(y+l)) = -Phi_Inf(x + l, y + l),
+//
+// so Delta's derivatives are those of G's Phi with x and y shifted by l,
+// negated, and the product's by Leibniz's rule. Each is of order
+// e^-(x+l) times the piece's: where l is large, F's and G's pieces nearly
+// cancel, and this keeps the cancellation that the pieces' ranges, taken
+// one by one, lose.
+func diffThird(l1, l2, sg, A float64, bx [4]float64, g [10]interval) [4]interval {
+	inf := math.Inf(1)
+	dl := phiRanges(inf, inf, sg, A, bx, interval{l1, l2}).neg()
+	h := expDerivs(expIv(dl.v), dl)
+	m := 64 * eps64 * (math.Abs(dl.v.lo) + math.Abs(dl.v.hi) + 1)
+	em1 := func(x float64) float64 { return math.Expm1(x) }
+	h[d00] = interval{em1(dl.v.lo) - m*math.Abs(em1(dl.v.lo)) - 1e-300, em1(dl.v.hi) + m*math.Abs(em1(dl.v.hi)) + 1e-300}
+	binom := [4][4]float64{{1}, {1, 1}, {1, 2, 1}, {1, 3, 3, 1}}
+	var r [4]interval
+	for k := range r {
+		i, j := 3-k, k
+		var s interval
+		for a := 0; a <= i; a++ {
+			for b := 0; b <= j; b++ {
+				c := binom[i][a] * binom[j][b]
+				s = s.add(scaleIv(c, mulIv(g[derivAt[a][b]], h[derivAt[i-a][j-b]])))
+			}
+		}
+		r[k] = outward(s)
+	}
+	return r
 }
 
 // band is what the band search proved: psi <= l0 + tau on {s in sl,
@@ -349,8 +460,10 @@ type band struct {
 	boxes  int
 	fTailW float64      // the sum of the weights w_j / U of F's terms not summed (below e^-bandSkip of the largest)
 	fw     []float64    // the sums of w_j / U of the groups of terms bounded together
+	fe     []float64    // their errors (of log w_j and of the exp)
 	fl     [][2]float64 // each group's least and largest l_j
 	gW, gL float64      // the sum of w_j / U of the terms with l_j >= bandGroup, and their least l_j
+	gWe    float64      // gW's error
 	above  bool         // a point above l0 + tau was found: the band is given up
 	tiles  []Tile       // with problem.tiling, the boxes of the proved slabs, as (s1, s2, r1, r2)
 }
@@ -389,52 +502,80 @@ func (pr *problem) newBand() *band {
 	}
 	for j, lw := range m.lw { // j: the term's index
 		w := math.Exp(lw - pr.logU)
+		we := w * termUlps * eps64 * (math.Abs(lw) + math.Abs(pr.logU) + 8)
 		if lw < top-bandSkip {
 			bd.fTailW += w * (1 + 16*eps64*(math.Abs(lw)+math.Abs(pr.logU)+1))
 			continue
 		}
 		if l := -m.le[j]; l >= bandGroup {
 			bd.gW += w
+			bd.gWe += we + eps64*bd.gW
 			bd.gL = math.Min(bd.gL, l)
 			continue
 		}
 		l := -m.le[j]
 		if k := len(bd.fl) - 1; k >= 0 && math.Abs(l-bd.fl[k][0]) <= bandBucket && math.Abs(l-bd.fl[k][1]) <= bandBucket {
 			bd.fw[k] += w
+			bd.fe[k] += we + eps64*bd.fw[k]
 			bd.fl[k] = [2]float64{math.Min(l, bd.fl[k][0]), math.Max(l, bd.fl[k][1])}
 			continue
 		}
 		bd.fw = append(bd.fw, w)
+		bd.fe = append(bd.fe, we)
 		bd.fl = append(bd.fl, [2]float64{l, l})
 	}
 	return bd
 }
 
 // thirdRange returns the ranges of D^(3,0), D^(2,1), D^(1,2), D^(0,3) of
-// psi in (s, r) over the box bx, and false where one is not finite.
+// psi in (s, r) over the box bx, and false where one is not finite. On
+// each side (sg), a group of F's terms with l + x >= diffFrom over the
+// box is taken as G's piece plus the difference (diffThird): psi's third
+// derivatives are then (sum of those groups' weights - k1/E) times G's
+// piece's, which keeps the cancellation of F's and G's pieces, plus the
+// small differences; the other groups are taken piece by piece.
 func (pr *problem) thirdRange(bd *band, bx [4]float64) ([4]interval, bool) {
 	var r [4]interval
-	acc := func(w float64, t [4]interval) {
+	// acc adds w t, with w's error we.
+	acc := func(w, we float64, t [4]interval) {
 		for i := range r {
 			r[i] = r[i].add(scaleIv(w, t[i]))
+			if we > 0 {
+				m := we * math.Max(math.Abs(t[i].lo), math.Abs(t[i].hi))
+				r[i] = r[i].add(interval{-m, m})
+			}
 		}
 	}
-	a := pr.alpha
-	for i, l := range bd.fl {
-		for _, sg := range [2]float64{1, -1} {
-			acc(bd.fw[i], pieceThird(l[0], l[1], sg, a, bx))
-		}
-	}
-	inf := math.Inf(1)
+	a, inf := pr.alpha, math.Inf(1)
+	ie := math.Exp(-pr.logE)
+	k1, k2 := pr.k1*ie, pr.k2*ie
+	s1, s2, r1, r2 := bx[0], bx[1], bx[2], bx[3]
 	for _, sg := range [2]float64{1, -1} {
+		g := pieceDerivs(inf, inf, sg, a, bx)
+		// The least x or y over the box, with the rounding of s + r.
+		xlo := math.Min(math.Min(sg*s1, sg*s2), math.Min(sg*(s1+r1), sg*(s2+r2)))
+		xlo -= 4 * eps64 * (math.Abs(s1) + math.Abs(s2) + math.Abs(r1) + math.Abs(r2))
+		b, be := -k1, 4*eps64*k1 // G's weight and its error
+		group := func(w, we, l1, l2 float64) {
+			if l1+xlo >= diffFrom {
+				b += w
+				be += we + eps64*(math.Abs(b)+w)
+				acc(w, we, diffThird(l1, l2, sg, a, bx, g))
+				return
+			}
+			acc(w, we, pieceThird(l1, l2, sg, a, bx))
+		}
+		for i, l := range bd.fl {
+			group(bd.fw[i], bd.fe[i], l[0], l[1])
+		}
 		if bd.gW > 0 {
-			acc(bd.gW, pieceThird(bd.gL, inf, sg, a, bx))
+			group(bd.gW, bd.gWe, bd.gL, inf)
 		}
 		if bd.fTailW > 0 {
-			acc(bd.fTailW, pieceThird(0, inf, sg, a, bx))
+			group(bd.fTailW, 0, 0, inf) // fTailW is padded
 		}
-		acc(-pr.k1*math.Exp(-pr.logE), pieceThird(inf, inf, sg, a, bx))
-		acc(-pr.k2*math.Exp(-pr.logE), pieceThird(inf, inf, sg, 1-a, bx))
+		acc(b, be, [4]interval{g[d30], g[d21], g[d12], g[d03]})
+		acc(-k2, 4*eps64*k2, pieceThird(inf, inf, sg, 1-a, bx))
 	}
 	for i := range r {
 		r[i] = outward(r[i])
