@@ -36,6 +36,9 @@ type diagBox struct {
 var diagCases = [][4]float64{
 	{1, 0.4, 100, 1e-3}, {1, 0.01, 1000, 1e-3}, {15, 0.1, 100, 0.01}, {1, 0.495, 10, 0.05}, {400, 0.45, 30, 1e-3},
 	{400, 0.1, 50, 1e-3}, {400, 0.495, 200, 1e-3}, // F's terms grouped (l_j >= bandGroup; within bandBucket)
+	// Two open survey points of issue 33, where F's terms have l of 15 to
+	// 50 and nearly cancel G's (diffThird).
+	{93, 0.2909, 312.409, 1.479e-3}, {341, 0.4206, 540.192, 4.663e-3},
 }
 
 const diagGolden = "testdata/diagonal_golden.json"
@@ -162,7 +165,7 @@ func diagThirdMisses(t *testing.T) (misses, total int) {
 					total++
 					if lessThan(r[k].hi, b.D3[i][k]) || !lessThan(r[k].lo, b.D3[i][k]) {
 						misses++
-						if !testDiagDropMu {
+						if !testDiagDropMu && !testDiffWrongSign {
 							t.Errorf("n=%d c=%g alpha=%g box %v point %v: D3[%d] = %s outside [%g, %g]", dc.N, dc.C, dc.Alpha, b.B, b.Points[i], k, b.D3[i][k], r[k].lo, r[k].hi)
 						}
 					}
@@ -174,19 +177,56 @@ func diagThirdMisses(t *testing.T) (misses, total int) {
 }
 
 // TestDiagonalThird checks the third derivatives' ranges against mpmath,
-// and that a deliberately wrong derivative (Phi_s without its
-// alpha-sized part) is caught.
+// and that two deliberately wrong ones are caught: Phi_s without its
+// alpha-sized part, and the difference form (diffThird) with Delta's sign
+// flipped.
 func TestDiagonalThird(t *testing.T) {
 	if m, n := diagThirdMisses(t); m != 0 {
 		t.Fatalf("%d of %d third derivatives outside their ranges", m, n)
 	}
-	testDiagDropMu = true
-	defer func() { testDiagDropMu = false }()
-	m, n := diagThirdMisses(t)
-	if m == 0 {
-		t.Fatalf("a wrong Phi_s went unnoticed at all %d derivatives", n)
+	for _, k := range []struct {
+		name string
+		knob *bool
+	}{{"Phi_s without mu psi''", &testDiagDropMu}, {"Delta's sign flipped", &testDiffWrongSign}} {
+		*k.knob = true
+		m, n := diagThirdMisses(t)
+		*k.knob = false
+		if m == 0 {
+			t.Fatalf("%s went unnoticed at all %d derivatives", k.name, n)
+		}
+		t.Logf("%s: %d of %d third derivatives outside their ranges", k.name, m, n)
 	}
-	t.Logf("wrong Phi_s: %d of %d third derivatives outside their ranges", m, n)
+}
+
+// TestDiagonalDiffTighter: at the two survey points of diagCases where F's
+// terms nearly cancel G's (l of 15 to 50), the difference form narrows
+// the third derivatives' ranges (the sum of their widths over the golden
+// boxes) by 30 times or more (measured: 3,273 and 53) against the pieces taken one by one
+// (diffFrom = +Inf).
+func TestDiagonalDiffTighter(t *testing.T) {
+	defer func(d float64) { diffFrom = d }(diffFrom)
+	for _, dc := range readDiagGolden(t)[7:] {
+		pr := goldenProblem(dc)
+		bd := pr.newBand()
+		var w [2]float64
+		for i, from := range []float64{diffFrom, math.Inf(1)} {
+			diffFrom = from
+			for _, b := range dc.Boxes {
+				r, ok := pr.thirdRange(bd, b.B)
+				if !ok {
+					t.Fatalf("box %v: ranges not finite", b.B)
+				}
+				for _, x := range r {
+					w[i] += x.hi - x.lo
+				}
+			}
+		}
+		diffFrom = 0
+		t.Logf("n=%d c=%g alpha=%g: widths %.3g with the difference form, %.3g without (%.0f times)", dc.N, dc.C, dc.Alpha, w[0], w[1], w[1]/w[0])
+		if !(w[1] > 30*w[0]) {
+			t.Errorf("n=%d c=%g alpha=%g: widths %.3g with the difference form, %.3g without", dc.N, dc.C, dc.Alpha, w[0], w[1])
+		}
+	}
 }
 
 // TestBandEpsNoTiling: without a tiling (Certify's default, as in
