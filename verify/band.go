@@ -59,6 +59,41 @@ import (
 // whose weight is below e^-bandTiny of the largest, as one group with l
 // in [their least l, +Inf].
 //
+// The difference form. Where l + x is large, F's piece and G's piece of
+// the same side nearly agree: psi_l(x) = log sigma(x) + softplus(-(x+l)),
+// so e^Phi_l = f e^Delta with f = e^Phi_Inf and
+//
+//	Delta = A softplus(-(x+l)) + (1-A) softplus(-(y+l)) = -Phi_Inf(x + l, y + l),
+//
+// of order alpha e^-(l+x). Taken range by range, F's pieces (weights W
+// summing to about 1/U) and G's (weight -L1/E, about -1/U) lose this
+// cancellation, and the enclosure is of the size of either piece's third
+// derivatives (alpha^3 e^Phi), orders of magnitude above psi's: at (n, c,
+// alpha, eps) = (3342, 0.4572, 377.353, 0.003274) on s in [-0.25,
+// -0.1875], r in [0.0159, 0.01656] with a certificate's multipliers,
+// D03 in [-4.47e6, 4.47e6] against [-17.1, -5.42] below. So on each
+// side, F's groups with l1 + x >= bandDiffFrom over the box (x the least
+// of sg s and sg (s + r)) are taken as W f + W f g, g = e^Delta - 1, and
+// psi's third derivatives on that side are
+//
+//	(sum of their W - L1/E) D3 f + sum W D3(f g) + (the other groups) - (L2/E) D3 (G^T's piece)
+//
+// the coefficient enclosed from the weights before it multiplies f's
+// range. Delta's derivatives are those of G's Phi above with y and the
+// hull H shifted by [l1, l2] (for every l in it; l2 = +Inf is an
+// infinite end, where sigma's enclosures saturate), negated (mu is
+// unchanged: x - y is); by Leibniz's rule D^(i,j)(f g) = sum_(a<=i,b<=j)
+// C(i,a) C(j,b) D^(a,b) f D^(i-a,j-b) g, with D^(a,b) e^Phi = e^Phi times
+// the Bell polynomials of Phi's derivatives (D10 = e^Phi Phi_s, D20 =
+// e^Phi (Phi_s^2 + Phi_ss), D11 = e^Phi (Phi_s Phi_r + Phi_sr), ..., the
+// third ones above), g's with e^Delta except D00 g = e^Delta - 1
+// (enclosed with relative precision). Every term of D3(f g) is of order
+// e^-(l+x) times f's (and e^Delta's range grows with mu e^-(l+x)). Both
+// forms enclose; the difference form is the tighter where e^-(l+x) is
+// small: from l1 + x >= bandDiffFrom = 2, which on the golden boxes of
+// band_test.go did about as well as 0, 1, 4 or 8 or better everywhere
+// and never worse than the pieces one by one.
+//
 // With these, psi over the box is at most
 //
 //	psi(m) + max_h [grad psi(m) . h + h' H(m) h / 2] + sum_{i+j=3} D^(i,j) h_s^i h_r^j / (i! j!)
@@ -130,26 +165,29 @@ const (
 )
 
 // bandPiece is a weighted piece e^Phi of psi: weight e^lw, l in [l1, l2]
-// (+Inf: log sigma), exponent A, subtracted when neg.
+// (+Inf: log sigma), exponent A.
 type bandPiece struct {
 	lw     fi
 	l1, l2 float64
 	a      fi
-	neg    bool
 }
 
 // bandProblem bounds psi on band boxes.
 type bandProblem struct {
-	pr     *problem64 // the center's value and derivatives
-	alpha  float64    // alpha rounded (only to choose a split)
-	pieces []bandPiece
+	pr    *problem64 // the center's value and derivatives
+	alpha float64    // alpha rounded (only to choose a split)
+	a     fi         // alpha enclosed
+	fs    []bandPiece
+	// g and gt are G's and G^T's pieces (l = +Inf, weights L1/E and
+	// L2/E, subtracted), nil for a zero multiplier.
+	g, gt *bandPiece
 }
 
 // newBandProblem prepares the pieces of a pieces certificate (one group
 // of n bits at c), with pr the float64 problem of the centers (its
 // weights B_j are those of every j).
 func newBandProblem(c *cert, pr *problem64) *bandProblem {
-	bp := &bandProblem{pr: pr}
+	bp := &bandProblem{pr: pr, a: ratFi(c.alpha)}
 	bp.alpha, _ = c.alpha.Float64()
 	one := big.NewRat(1, 1)
 	L := ratFi(new(big.Rat).Quo(new(big.Rat).Sub(one, c.c), c.c)).log()
@@ -186,7 +224,7 @@ func newBandProblem(c *cert, pr *problem64) *bandProblem {
 	}
 	for _, g := range gs {
 		if g.w.hi > 0 {
-			bp.pieces = append(bp.pieces, bandPiece{lw: log0(g.w).sub(logU), l1: g.l1, l2: g.l2, a: a})
+			bp.fs = append(bp.fs, bandPiece{lw: log0(g.w).sub(logU), l1: g.l1, l2: g.l2, a: a})
 		}
 	}
 	// log(L1/E), log(L2/E): E = e^((alpha-1) eps).
@@ -194,10 +232,10 @@ func newBandProblem(c *cert, pr *problem64) *bandProblem {
 	le := ratFi(ae.Mul(ae, c.eps))
 	inf := math.Inf(1)
 	if c.l1.Sign() > 0 {
-		bp.pieces = append(bp.pieces, bandPiece{lw: ratFi(c.l1).log().sub(le), l1: inf, l2: inf, a: a, neg: true})
+		bp.g = &bandPiece{lw: ratFi(c.l1).log().sub(le), l1: inf, l2: inf, a: a}
 	}
 	if c.l2.Sign() > 0 {
-		bp.pieces = append(bp.pieces, bandPiece{lw: ratFi(c.l2).log().sub(le), l1: inf, l2: inf, a: pt64(1).sub(a), neg: true})
+		bp.gt = &bandPiece{lw: ratFi(c.l2).log().sub(le), l1: inf, l2: inf, a: pt64(1).sub(a)}
 	}
 	return bp
 }
@@ -361,9 +399,20 @@ func (r *psiRanges) psiRange(k int) fi {
 	return v
 }
 
-// testBandDropMu is a test hook: the alpha-sized part mu psi” of Phi_s
-// is dropped (a deliberately wrong derivative, which tests must catch).
-var testBandDropMu bool
+// Test hooks, deliberately wrong derivatives which tests must catch:
+// testBandDropMu drops the alpha-sized part mu psi” of Phi_s;
+// testBandDiffBug breaks the difference form (diffThird): 1 drops its
+// term (e^Delta - 1) D^(i,j) e^Phi_Inf, 2 takes Delta with the wrong sign.
+var (
+	testBandDropMu  bool
+	testBandDiffBug int
+)
+
+// bandDiffFrom is the least l1 + x over a box and a side (x the least of
+// sg s and sg (s + r), l1 a group's least l) from which thirdRange takes
+// the group in the difference form (see the top of the file); +Inf
+// turns the form off (tests).
+var bandDiffFrom = 2.0
 
 // bandSide is a box's y and its hull with x for one sign sg, with the
 // ranges of sigma over them (shared by the pieces).
@@ -384,18 +433,32 @@ func newBandSide(sg float64, S, R fi) bandSide {
 	return bandSide{sg: sg, y: Y, h: H, sy: sigS(Y.lo, Y.hi), sh: sigS(H.lo, H.hi)}
 }
 
-// third encloses D30, D21, D12, D03 of the piece e^Phi (sign sd.sg) over
-// the box S x R in (s, r), times its weight (negated when subtracted).
-func (pc *bandPiece) third(sd *bandSide, R fi) [4]fi {
-	sg := sd.sg
+// shifted returns the side with x and y shifted by every l in [l1, l2]
+// (l2 may be +Inf: sigma's and log sigma's enclosures take an infinite
+// end): a mean-value form over the shifted hull holds for each l.
+func (sd *bandSide) shifted(l1, l2 float64) bandSide {
+	y := fi{dn(sd.y.lo + l1), up(sd.y.hi + l2)}
+	h := fi{dn(sd.h.lo + l1), up(sd.h.hi + l2)}
+	return bandSide{sg: sd.sg, y: y, h: h, sy: sigS(y.lo, y.hi), sh: sigS(h.lo, h.hi)}
+}
+
+// phiD holds enclosures over a box of Phi and of its derivatives in (s,
+// r): v = Phi, s = Phi_s, r = Phi_r, ss = Phi_ss, sr = Phi_sr = Phi_rr,
+// sss = Phi_sss, t = Phi_ssr = Phi_srr = Phi_rrr.
+type phiD struct{ v, s, r, ss, sr, sss, t fi }
+
+// phiRanges encloses phiD over the box (r in R) on the side sd, for
+// psi_l with l in [l1, l2] and exponent a, by the mean-value forms of the
+// top of the file.
+func phiRanges(sd *bandSide, l1, l2 float64, a, R fi) phiD {
 	sgn := func(x fi) fi {
-		if sg < 0 {
+		if sd.sg < 0 {
 			return x.neg()
 		}
 		return x
 	}
-	mu := sgn(pc.a.mul(R)).neg()
-	ry, rh := newPsiRanges(sd.y, pc.l1, pc.l2, sd.sy), newPsiRanges(sd.h, pc.l1, pc.l2, sd.sh)
+	mu := sgn(a.mul(R)).neg()
+	ry, rh := newPsiRanges(sd.y, l1, l2, sd.sy), newPsiRanges(sd.h, l1, l2, sd.sh)
 	var pY [4]fi
 	var pH [5]fi
 	for k := range 5 {
@@ -406,40 +469,151 @@ func (pc *bandPiece) third(sd *bandSide, R fi) [4]fi {
 			pH[k] = rh.psiRange(k)
 		}
 	}
-	b := pt64(1).sub(pc.a)
-	phi := pY[0].add(mu.mul(pH[1]))
-	ps := sgn(pY[1].add(mu.mul(pH[2])))
+	b := pt64(1).sub(a)
+	d := phiD{
+		v:   pY[0].add(mu.mul(pH[1])),
+		s:   sgn(pY[1].add(mu.mul(pH[2]))),
+		r:   sgn(b.mul(pY[1])),
+		ss:  pY[2].add(mu.mul(pH[3])),
+		sr:  b.mul(pY[2]),
+		sss: sgn(pY[3].add(mu.mul(pH[4]))),
+		t:   sgn(b.mul(pY[3])),
+	}
 	if testBandDropMu {
-		ps = sgn(pY[1])
+		d.s = sgn(pY[1])
 	}
-	pr := sgn(b.mul(pY[1]))
-	pss := pY[2].add(mu.mul(pH[3]))
-	psr := b.mul(pY[2]) // = Phi_rr
-	psss := sgn(pY[3].add(mu.mul(pH[4])))
-	p3 := sgn(b.mul(pY[3])) // Phi_ssr = Phi_srr = Phi_rrr
-	e := phi.add(pc.lw).exp()
-	if pc.neg {
-		e = e.neg()
-	}
-	two, three := pt64(2), pt64(3)
-	return [4]fi{
-		e.mul(ipow64(ps, 3).add(three.mul(ps).mul(pss)).add(psss)),
-		e.mul(ps.sqr().mul(pr).add(two.mul(ps).mul(psr)).add(pr.mul(pss)).add(p3)),
-		e.mul(ps.mul(pr.sqr()).add(ps.mul(psr)).add(two.mul(pr).mul(psr)).add(p3)),
-		e.mul(ipow64(pr, 3).add(three.mul(pr).mul(psr)).add(p3)),
-	}
+	return d
 }
 
-// thirdRange encloses D30, D21, D12, D03 of psi over S x R.
+// neg returns the enclosures of -Phi's.
+func (d phiD) neg() phiD {
+	return phiD{d.v.neg(), d.s.neg(), d.r.neg(), d.ss.neg(), d.sr.neg(), d.sss.neg(), d.t.neg()}
+}
+
+// bell returns enclosures of D^(i,j) e^Phi / e^Phi (b[i][j], i in s, j
+// in r, i + j <= 3): the two-variable Bell polynomials of Phi's
+// derivatives (the third ones those of the top of the file).
+func (d *phiD) bell() (b [4][4]fi) {
+	two, three := pt64(2), pt64(3)
+	b[0][0] = pt64(1)
+	b[1][0], b[0][1] = d.s, d.r
+	b[2][0] = d.s.sqr().add(d.ss)
+	b[1][1] = d.s.mul(d.r).add(d.sr)
+	b[0][2] = d.r.sqr().add(d.sr) // Phi_rr = Phi_sr
+	b[3][0] = ipow64(d.s, 3).add(three.mul(d.s).mul(d.ss)).add(d.sss)
+	b[2][1] = d.s.sqr().mul(d.r).add(two.mul(d.s).mul(d.sr)).add(d.r.mul(d.ss)).add(d.t)
+	b[1][2] = d.s.mul(d.r.sqr()).add(d.s.mul(d.sr)).add(two.mul(d.r).mul(d.sr)).add(d.t)
+	b[0][3] = ipow64(d.r, 3).add(three.mul(d.r).mul(d.sr)).add(d.t)
+	return b
+}
+
+// thirds picks D30, D21, D12, D03 from b, times e.
+func thirds(e fi, b *[4][4]fi) [4]fi {
+	return [4]fi{e.mul(b[3][0]), e.mul(b[2][1]), e.mul(b[1][2]), e.mul(b[0][3])}
+}
+
+// third encloses D30, D21, D12, D03 of the piece e^Phi (side sd) over
+// the box S x R, times its weight.
+func (pc *bandPiece) third(sd *bandSide, R fi) [4]fi {
+	d := phiRanges(sd, pc.l1, pc.l2, pc.a, R)
+	b := d.bell()
+	return thirds(d.v.add(pc.lw).exp(), &b)
+}
+
+// diffThird encloses, over the box S x R on the side sd, D30, D21, D12,
+// D03 of e^Phi_l - e^Phi_Inf divided by f = e^Phi_Inf (G's piece, bf its
+// bell), for every l in the piece's [l1, l2] (the difference form of the
+// top of the file): e^Phi_l - f = f g with g = e^Delta - 1, Delta =
+// -Phi_Inf(x + l, y + l), and by Leibniz's rule D^(i,j)(f g) / f = sum
+// C(i,a) C(j,b) (D^(a,b) f / f) D^(i-a,j-b) g. The weight is the
+// caller's.
+func (pc *bandPiece) diffThird(sd *bandSide, R fi, bf *[4][4]fi) [4]fi {
+	inf := math.Inf(1)
+	sh := sd.shifted(pc.l1, pc.l2)
+	dl := phiRanges(&sh, inf, inf, pc.a, R)
+	if testBandDiffBug != 2 {
+		dl = dl.neg()
+	}
+	dg := dl.bell()
+	ed := dl.v.exp()
+	for i := range 4 {
+		for j := 0; i+j <= 3; j++ {
+			dg[i][j] = ed.mul(dg[i][j])
+		}
+	}
+	dg[0][0] = fi{expm1Fi(dl.v.lo).lo, expm1Fi(dl.v.hi).hi} // e^x - 1 increases
+	binom := [4][4]float64{{1}, {1, 1}, {1, 2, 1}, {1, 3, 3, 1}}
+	var r [4]fi
+	for k := range r {
+		i, j := 3-k, k
+		for a := 0; a <= i; a++ {
+			for b := 0; b <= j; b++ {
+				if testBandDiffBug == 1 && a == i && b == j {
+					continue
+				}
+				r[k] = r[k].add(pt64(binom[i][a] * binom[j][b]).mul(bf[a][b]).mul(dg[i-a][j-b]))
+			}
+		}
+	}
+	return r
+}
+
+// thirdRange encloses D30, D21, D12, D03 of psi over S x R. On each side,
+// F's groups with l1 + x >= bandDiffFrom over the box are taken in the
+// difference form: their sum with G's piece is
+//
+//	(sum of their weights W - L1/E) D3 f + sum W D3(f g)
+//
+// (f = e^Phi_Inf, diffThird), the coefficient enclosed before it
+// multiplies f's range (weights over e^ref, ref the largest weight's
+// log: no overflow); the other groups and G^T's piece piece by piece.
 func (bp *bandProblem) thirdRange(S, R fi) [4]fi {
 	var r [4]fi
-	sides := [2]bandSide{newBandSide(1, S, R), newBandSide(-1, S, R)}
-	for i := range bp.pieces {
-		for j := range sides {
-			t := bp.pieces[i].third(&sides[j], R)
-			for k := range r {
-				r[k] = r[k].add(t[k])
+	acc := func(t [4]fi) {
+		for k := range r {
+			r[k] = r[k].add(t[k])
+		}
+	}
+	inf := math.Inf(1)
+	for _, sg := range [2]float64{1, -1} {
+		sd := newBandSide(sg, S, R)
+		diff := func(pc *bandPiece) bool { return pc.l1+sd.h.lo >= bandDiffFrom }
+		ref := inf
+		if bp.g != nil {
+			ref = bp.g.lw.hi
+		}
+		for i := range bp.fs {
+			if diff(&bp.fs[i]) && (ref == inf || bp.fs[i].lw.hi > ref) {
+				ref = bp.fs[i].lw.hi
 			}
+		}
+		if ref == inf { // no G, no group in the difference form
+			for i := range bp.fs {
+				acc(bp.fs[i].third(&sd, R))
+			}
+		} else {
+			dG := phiRanges(&sd, inf, inf, bp.a, R)
+			bG := dG.bell()
+			var coef fi // (sum of W - L1/E) / e^ref
+			for i := range bp.fs {
+				pc := &bp.fs[i]
+				if !diff(pc) {
+					acc(pc.third(&sd, R))
+					continue
+				}
+				coef = coef.add(pc.lw.sub(pt64(ref)).exp())
+				e := dG.v.add(pc.lw).exp()
+				t := pc.diffThird(&sd, R, &bG)
+				acc([4]fi{e.mul(t[0]), e.mul(t[1]), e.mul(t[2]), e.mul(t[3])})
+			}
+			if bp.g != nil {
+				coef = coef.sub(bp.g.lw.sub(pt64(ref)).exp())
+			}
+			acc(thirds(dG.v.add(pt64(ref)).exp().mul(coef), &bG))
+		}
+		if bp.gt != nil {
+			t := bp.gt.third(&sd, R)
+			acc([4]fi{t[0].neg(), t[1].neg(), t[2].neg(), t[3].neg()})
 		}
 	}
 	return r

@@ -29,7 +29,12 @@ type bandGoldenCase struct {
 }
 
 func readBandGolden(t *testing.T) []bandGoldenCase {
-	data, err := os.ReadFile("../certify/testdata/diagonal_golden.json")
+	return readBandCases(t, "../certify/testdata/diagonal_golden.json", 7)
+}
+
+// readBandCases reads at least want golden cases from path.
+func readBandCases(t *testing.T, path string, want int) []bandGoldenCase {
+	data, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -37,8 +42,8 @@ func readBandGolden(t *testing.T) []bandGoldenCase {
 	if err := json.Unmarshal(data, &cs); err != nil {
 		t.Fatal(err)
 	}
-	if len(cs) < 7 {
-		t.Fatalf("%d golden cases, want 7", len(cs))
+	if len(cs) < want {
+		t.Fatalf("%s: %d golden cases, want %d", path, len(cs), want)
 	}
 	return cs
 }
@@ -74,9 +79,13 @@ func below(x float64, y string) bool {
 // TestBandEnclosure checks that the band's Taylor bound of every golden
 // box is finite and never below psi at the box's points.
 func TestBandEnclosure(t *testing.T) {
+	bandEnclosure(t, readBandGolden(t))
+}
+
+func bandEnclosure(t *testing.T, cs []bandGoldenCase) {
 	worst := math.Inf(1)
 	bounded, boxes := 0, 0
-	for _, dc := range readBandGolden(t) {
+	for _, dc := range cs {
 		bp := bandGoldenProblem(dc)
 		for _, b := range dc.Boxes {
 			ub := bp.taylor(floatBox(b.B))
@@ -103,8 +112,8 @@ func TestBandEnclosure(t *testing.T) {
 
 // bandThirdMisses counts the golden points where a third derivative of psi
 // in (s, r) lies outside the band's enclosure over its box.
-func bandThirdMisses(t *testing.T, report bool) (misses, total int) {
-	for _, dc := range readBandGolden(t) {
+func bandThirdMisses(t *testing.T, cs []bandGoldenCase, report bool) (misses, total int) {
+	for _, dc := range cs {
 		bp := bandGoldenProblem(dc)
 		for _, b := range dc.Boxes {
 			S, R := fi{b.B[0], b.B[1]}, fi{b.B[2], b.B[3]}
@@ -132,12 +141,13 @@ func bandThirdMisses(t *testing.T, report bool) (misses, total int) {
 // and that a deliberately wrong derivative (Phi_s without its
 // alpha-sized part mu psi”) is caught.
 func TestBandThird(t *testing.T) {
-	if m, n := bandThirdMisses(t, true); m != 0 {
+	cs := readBandGolden(t)
+	if m, n := bandThirdMisses(t, cs, true); m != 0 {
 		t.Fatalf("%d of %d third derivatives outside their enclosures", m, n)
 	}
 	testBandDropMu = true
 	defer func() { testBandDropMu = false }()
-	m, n := bandThirdMisses(t, false)
+	m, n := bandThirdMisses(t, cs, false)
 	if m == 0 {
 		t.Fatalf("a wrong Phi_s went unnoticed at all %d derivatives", n)
 	}
@@ -156,7 +166,8 @@ func TestBandRandomBig(t *testing.T) {
 		n        int
 		c, alpha float64
 		eps      float64
-	}{{1, 0.495, 1000, 1e-3}, {7, 0.2, 300, 0.01}, {60, 0.45, 50, 1e-3}, {1000, 0.495, 100, 1e-3}, {500, 0.49, 10, 0.05}} {
+	}{{1, 0.495, 1000, 1e-3}, {7, 0.2, 300, 0.01}, {60, 0.45, 50, 1e-3}, {1000, 0.495, 100, 1e-3}, {500, 0.49, 10, 0.05},
+		{2000, 0.48, 600, 0.002}} { // the last: large l, F's pieces nearly G's
 		rat := func(x float64) *big.Rat { return new(big.Rat).SetFloat64(x) }
 		half := math.Exp((p.alpha-1)*p.eps) / 2
 		c := &cert{d: p.n, k: 1, n: p.n, c: rat(p.c), alpha: rat(p.alpha), eps: rat(p.eps), claim: rat(1),
@@ -226,5 +237,127 @@ func TestInBand(t *testing.T) {
 	var none *bandCert
 	if none.inBand(box{e("-1"), e("-0.9"), e("-1"), e("-0.9")}) {
 		t.Error("no band: a tile is inside it")
+	}
+}
+
+// The difference form of the band's third derivatives (band.go,
+// thirdRange) where large l makes F's pieces nearly cancel G's, against
+// mpmath: testdata/band_diff_golden.json, made by
+// testdata/band_diff_inputs.py (boxes, points, multipliers: those of
+// certificates written by bernamp post, or those with which psi vanishes
+// on the diagonal) and ../certify/testdata/diagonal_golden.py (psi and
+// its third derivatives at 60 digits from the direct sum over j = 0..n).
+const bandDiffGolden = "testdata/band_diff_golden.json"
+
+// TestBandDiffGolden checks the band's bound and its third derivatives'
+// enclosures at the golden points where the difference form is used, and
+// that a wrong difference form is caught: its term (e^Delta - 1) D3
+// e^Phi_Inf dropped, or Delta with the wrong sign.
+func TestBandDiffGolden(t *testing.T) {
+	cs := readBandCases(t, bandDiffGolden, 6)
+	bandEnclosure(t, cs)
+	if m, n := bandThirdMisses(t, cs, true); m != 0 {
+		t.Fatalf("%d of %d third derivatives outside their enclosures", m, n)
+	}
+	defer func() { testBandDiffBug = 0 }()
+	for bug, what := range map[int]string{1: "without (e^Delta - 1) D3 f", 2: "with -Delta"} {
+		testBandDiffBug = bug
+		m, n := bandThirdMisses(t, cs, false)
+		if m == 0 {
+			t.Errorf("the difference form %s went unnoticed at all %d derivatives", what, n)
+		}
+		t.Logf("the difference form %s: %d of %d third derivatives outside their enclosures", what, m, n)
+	}
+	testBandDiffBug = 0
+}
+
+// TestBandDiffTighter compares the difference form with the pieces taken
+// one by one (bandDiffFrom = +Inf) on every golden box: never wider
+// (beyond rounding), and on the survey point's box s in [-0.25,
+// -0.1875], r in [0.0159, 0.01656] at (n, c, alpha, eps) = (3342, 0.4572,
+// 377.353, 0.003274) with a certificate's multipliers (the solver's
+// D^(0,3) there is about [-21, -1.4]) at least 1000 times narrower.
+func TestBandDiffTighter(t *testing.T) {
+	cs := readBandCases(t, bandDiffGolden, 6)
+	if dc := cs[0]; dc.N != 3342 || dc.Boxes[0].B != [4]float64{-0.25, -0.1875, 0.0159, 0.01656} {
+		t.Fatalf("the golden file's first case is n = %d, box %v, not the survey point's", dc.N, dc.Boxes[0].B)
+	}
+	from := bandDiffFrom
+	defer func() { bandDiffFrom = from }()
+	for c, dc := range cs {
+		bp := bandGoldenProblem(dc)
+		for i, b := range dc.Boxes {
+			S, R := fi{b.B[0], b.B[1]}, fi{b.B[2], b.B[3]}
+			bandDiffFrom = from
+			nw := bp.thirdRange(S, R)
+			bandDiffFrom = math.Inf(1)
+			old := bp.thirdRange(S, R)
+			for k := range 4 {
+				wn, wo := nw[k].hi-nw[k].lo, old[k].hi-old[k].lo
+				if wn > wo*(1+1e-9) {
+					t.Errorf("n=%d box %v: D3[%d] enclosure %v wider than the pieces' one by one %v", dc.N, b.B, k, nw[k], old[k])
+				}
+				if c == 0 && i == 0 && !(wn*1e3 < wo) {
+					t.Errorf("survey box %v: D3[%d] enclosure %v (width %.3g) not 1000 times narrower than the pieces' %v (%.3g)", b.B, k, nw[k], wn, old[k], wo)
+				}
+			}
+			if c == 0 && i == 0 {
+				t.Logf("survey box %v: D^(0,3) in [%.4g, %.4g], pieces one by one [%.4g, %.4g]; mpmath %s at %v", b.B, nw[3].lo, nw[3].hi, old[3].lo, old[3].hi, b.D3[0][3], b.Points[0])
+			}
+		}
+	}
+}
+
+// TestBandDiffCertBoxes checks that band boxes of a certificate written
+// by bernamp post at the survey point (3342, 0.4572, 377.353, 0.003274)
+// are proved by the Taylor form unsplit (the checker's enclosures as
+// tight as the solver's that chose them), where the pieces taken one by
+// one (bandDiffFrom = +Inf) fail.
+func TestBandDiffCertBoxes(t *testing.T) {
+	rat := func(s string) *big.Rat {
+		r, ok := new(big.Rat).SetString(s)
+		if !ok {
+			t.Fatalf("%q", s)
+		}
+		return r
+	}
+	c := &cert{d: 3342, k: 1, n: 3342, c: rat("0.4572"), alpha: rat("377.353"), eps: rat("0.003274"),
+		claim: rat("0.0032739981318081245"), l0: rat("4.725357479239361e-07"), l1: rat("0.9999993235485495"),
+		l2: rat("2.039157150314295e-07"), tau: rat("1.8817653541039962e-07"), logU: rat("1.23217883072385")}
+	for _, x := range []*big.Rat{c.c, c.alpha, c.eps} { // the file's exact float64 values
+		f, _ := x.Float64()
+		x.SetFloat64(f)
+	}
+	c.band = &bandCert{}
+	ch := newChecker(c)
+	from := bandDiffFrom
+	defer func() { bandDiffFrom = from }()
+	for _, s := range [][4]string{
+		{"-1", "-0.75", "-0.042400616928976315", "-0.03975057837091529"},
+		{"-1.25", "-1", "-0.03975057837091529", "-0.03710053981285427"},
+		{"-3.5", "-3", "-0.03710053981285427", "-0.03445050125479325"},
+		{"-4.5", "-4", "-0.03975057837091529", "-0.03710053981285427"},
+		{"-0.75", "-0.5", "-0.02385034702254918", "-0.021200308464488157"},
+		{"-0.5", "0", "-0.007950115674183059", "-0.005300077116122039"},
+	} {
+		var b box
+		for i, p := range []*end{&b.s1, &b.s2, &b.t1, &b.t2} {
+			e, err := parseEnd(s[i])
+			if err != nil {
+				t.Fatal(err)
+			}
+			*p = e
+		}
+		bandDiffFrom = from
+		ub := ch.band.taylor(b)
+		bandDiffFrom = math.Inf(1)
+		old := ch.band.taylor(b)
+		if ub > ch.fast.rhs {
+			t.Errorf("box %v: Taylor bound %.6g above l0 + tau = %.6g", s, ub, ch.fast.rhs)
+		}
+		if old <= ch.fast.rhs {
+			t.Errorf("box %v: the pieces one by one close it too (%.6g): not a test of the difference form", s, old)
+		}
+		t.Logf("box %v: Taylor bound %.4g (pieces one by one %.4g), l0 + tau %.4g", s, ub, old, ch.fast.rhs)
 	}
 }
