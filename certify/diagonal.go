@@ -445,8 +445,8 @@ func diffThird(l1, l2, sg, A float64, bx [4]float64, g [10]interval) [4]interval
 	}
 	h := expDerivs(expIv(dl.v), dl)
 	m := 64 * eps64 * (math.Abs(dl.v.lo) + math.Abs(dl.v.hi) + 1)
-	em1 := func(x float64) float64 { return math.Expm1(x) }
-	h[d00] = interval{em1(dl.v.lo) - m*math.Abs(em1(dl.v.lo)) - 1e-300, em1(dl.v.hi) + m*math.Abs(em1(dl.v.hi)) + 1e-300}
+	lo, hi := math.Expm1(dl.v.lo), math.Expm1(dl.v.hi)
+	h[d00] = interval{lo - m*math.Abs(lo) - 1e-300, hi + m*math.Abs(hi) + 1e-300}
 	binom := [4][4]float64{{1}, {1, 1}, {1, 2, 1}, {1, 3, 3, 1}}
 	var r [4]interval
 	for k := range r {

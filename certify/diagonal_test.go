@@ -46,15 +46,11 @@ const diagGolden = "testdata/diagonal_golden.json"
 // TestDiagonalGoldenInputs writes the golden file's inputs (run with
 // DIAG_GOLDEN_WRITE=path, then testdata/diagonal_golden.py path).
 func TestDiagonalGoldenInputs(t *testing.T) {
-	path := os.Getenv("DIAG_GOLDEN_WRITE")
-	if path == "" {
-		t.Skip("DIAG_GOLDEN_WRITE not set")
-	}
+	path := goldenWritePath(t, "DIAG_GOLDEN_WRITE")
 	rng := rand.New(rand.NewPCG(33, 2))
 	var out []diagCase
 	for _, p := range diagCases {
-		pr := newProblem(int(p[0]), p[1], p[2], p[3], DefaultTol)
-		dc := diagCase{N: int(p[0]), C: p[1], Alpha: p[2], Eps: p[3], K1: pr.k1, K2: pr.k2, LogU: pr.logU, LogE: pr.logE}
+		dc := newDiagCase(int(p[0]), p[1], p[2], p[3])
 		a := p[2]
 		for range 12 {
 			ws := math.Pow(10, -2+2.3*rng.Float64())
@@ -72,6 +68,24 @@ func TestDiagonalGoldenInputs(t *testing.T) {
 		out = append(out, dc)
 	}
 	writeDiagCases(t, path, out)
+}
+
+// goldenWritePath returns the path in the environment variable env, where
+// a golden-input generator writes; the generator runs only when asked to,
+// and is skipped (saying so) otherwise.
+func goldenWritePath(t *testing.T, env string) string {
+	path := os.Getenv(env)
+	if path == "" {
+		t.Skip(env + " not set")
+	}
+	return path
+}
+
+// newDiagCase returns the golden case of a point with the multipliers
+// that define its psi, without boxes.
+func newDiagCase(n int, c, alpha, eps float64) diagCase {
+	pr := newProblem(n, c, alpha, eps, DefaultTol)
+	return diagCase{N: n, C: c, Alpha: alpha, Eps: eps, K1: pr.k1, K2: pr.k2, LogU: pr.logU, LogE: pr.logE}
 }
 
 // writeDiagCases writes golden inputs for testdata/diagonal_golden.py.

@@ -3,7 +3,6 @@ package certify
 import (
 	"math"
 	"math/rand/v2"
-	"os"
 	"testing"
 )
 
@@ -33,15 +32,11 @@ var pairedCases = []struct {
 }
 
 func TestPairedGoldenInputs(t *testing.T) {
-	path := os.Getenv("PAIRED_GOLDEN_WRITE")
-	if path == "" {
-		t.Skip("PAIRED_GOLDEN_WRITE not set")
-	}
+	path := goldenWritePath(t, "PAIRED_GOLDEN_WRITE")
 	rng := rand.New(rand.NewPCG(17, 138))
 	var out []diagCase
 	for _, pc := range pairedCases {
-		pr := newProblem(pc.n, pc.c, pc.alpha, pc.eps, DefaultTol)
-		dc := diagCase{N: pc.n, C: pc.c, Alpha: pc.alpha, Eps: pc.eps, K1: pr.k1, K2: pr.k2, LogU: pr.logU, LogE: pr.logE}
+		dc := newDiagCase(pc.n, pc.c, pc.alpha, pc.eps)
 		for range 20 {
 			ws := math.Pow(10, pc.w[0]+(pc.w[1]-pc.w[0])*rng.Float64())
 			wt := math.Pow(10, pc.w[0]+(pc.w[1]-pc.w[0])*rng.Float64())

@@ -626,13 +626,12 @@ func (bp *bandProblem) thirdRange(S, R fi, meet bool) [4]fi {
 				coef = coef.sub(bp.g.lw.sub(pt64(ref)).exp())
 			}
 			add(&dw, thirds(dG.v.add(pt64(ref)).exp().mul(coef), &bG))
-			for k := range dw {
-				if !meet {
-					break
-				}
-				dw[k] = fi{max(pw[k].lo, dw[k].lo), min(pw[k].hi, dw[k].hi)}
-				if dw[k].lo > dw[k].hi {
-					panic(arithError("band: the difference form and the pieces disjoint"))
+			if meet {
+				for k := range dw {
+					dw[k] = fi{max(pw[k].lo, dw[k].lo), min(pw[k].hi, dw[k].hi)}
+					if dw[k].lo > dw[k].hi {
+						panic(arithError("band: the difference form and the pieces disjoint"))
+					}
 				}
 			}
 			pw = dw
