@@ -285,6 +285,8 @@ type problem struct {
 	tiling      bool                  // keep closed boxes
 	noRelax     bool                  // Fault.NoRelax
 	cache       map[[2]float64]*point // evaluations by their logits (s, t), shared by boxes that meet there (at most cacheMax, then cleared)
+	splitBuf    [][2]float64          // splitPaired's scratch
+	splitPre    []sum                 // splitPaired's scratch
 }
 
 func newProblem(n int, c, alpha, eps, tol float64) *problem {
@@ -637,6 +639,9 @@ func (pr *problem) enclose(b *box) float64 {
 	}
 	b.pts = pts
 	b.ub = math.Min(pr.monotone(pts, cornerTail(pts, kVal)), pr.paired(pts))
+	if b.ub > pr.l0+pr.tau && !noSplit {
+		b.ub = math.Min(b.ub, pr.splitPaired(pts))
+	}
 	// A box already closed needs no Taylor form: it is not split, and its
 	// center cannot be above the target.
 	if !finite || b.ub <= pr.l0+pr.tau {
@@ -727,6 +732,8 @@ func (pr *problem) evalAt(s, t float64, order int) *point {
 	}
 	return p
 }
+
+var noSplit = false
 
 type taylorBound struct{ ub, cs, ct float64 }
 
@@ -1147,7 +1154,6 @@ const tiny = 0x1p-1000
 // bound needs F only at its own corner, whose omitted terms that corner
 // bounds (logTail).
 func (pr *problem) paired(pts []*point) float64 {
-	a := pr.alpha
 	// Terms as signed logs: pos bounds the positive part from above, neg
 	// the magnitude of the negative part from below. Each log carries its
 	// own error: a half's log g that of logG (gRel: its inputs' errors times
@@ -1157,56 +1163,26 @@ func (pr *problem) paired(pts []*point) float64 {
 	// 138), padding every magnitude by alpha instead was a relative error
 	// of 1e-9, larger than F - k1 G itself there.
 	pos, neg := newSum(), newSum()
-	ulps := func(xs ...float64) float64 {
-		m := 8.0
-		for _, x := range xs {
-			m += math.Abs(x)
-		}
-		return termUlps * eps64 * m
-	}
-	lk1 := math.Log(pr.k1)
 	for h, c := range [2][2]*point{{pts[0], pts[1]}, {pts[1], pts[0]}} {
 		at, other := c[0], c[1]
 		gAt, gOther := ghalves(at)[h], ghalves(other)[h]
-		lgAt, lgOther := gAt[2], gOther[2]
 		f := at.f[h][kVal]
-		if !finiteAll(f.log(), lgAt, lgOther) {
+		if !finiteAll(f.log(), gAt[2], gOther[2]) {
 			return math.Inf(1)
 		}
 		fx := f
 		if tail := at.logTail[h][kVal]; !math.IsInf(tail, -1) {
 			fx.add(tail, 0)
 		}
-		eAt, eOther := gRel(gAt[0], gAt[1], a), gRel(gOther[0], gOther[1], a)
-		lx := fx.log() - pr.logU + math.Log1p(fx.relErr()) + ulps(fx.log(), pr.logU)
-		ly := lk1 + lgAt - pr.logE - eAt - ulps(lk1, lgAt, pr.logE)
-		r := lgOther - lgAt + eAt + eOther + ulps(lgOther, lgAt)
-		switch {
-		case math.IsInf(ly, -1): // k1 = 0
-			pos.add(lx+r, 0)
-		case lx < ly:
-			// X - Y = -Y (1 - X/Y), taken at its own corner.
-			neg.add(ly+math.Log(-math.Expm1(lx-ly))-ulps(ly, lx), 0)
-		case lx < 700 && ly > -700: // no overflow, no underflow
-			x, y := math.Exp(lx), math.Exp(ly)
-			d := x - y + expUlps*eps64*(x+y)
-			ld := math.Log(d)
-			pos.add(ld+r+ulps(ld, r), 0)
-		default: // X - Y <= X
-			pos.add(lx+r, 0)
+		if l, isNeg := pr.pairHalf(fx, gAt, gOther); isNeg {
+			neg.add(l, 0)
+		} else {
+			pos.add(l, 0)
 		}
 	}
 	for h := range 2 {
-		lo, e := math.Inf(1), 0.0
-		for _, t := range pts[:2] {
-			x := ghalves(t)[2+h]
-			if x[2] < lo {
-				lo, e = x[2], gRel(x[0], x[1], a)
-			}
-		}
-		if pr.k2 > 0 && !math.IsInf(lo, -1) {
-			lk2 := math.Log(pr.k2)
-			neg.add(lk2+lo-pr.logE-e-ulps(lk2, lo, pr.logE), 0)
+		if l := pr.gtMin(pts, h); !math.IsInf(l, -1) {
+			neg.add(l, 0)
 		}
 	}
 	lp, ln := pos.log(), neg.log()
@@ -1220,6 +1196,185 @@ func (pr *problem) paired(pts []*point) float64 {
 		return math.Inf(-1) // the negative part is astronomically larger
 	}
 	return math.Inf(1)
+}
+
+// splitPaired bounds psi over a box from above like paired, but pairs
+// with G's half only F's terms j < m (e_j small next to the half's
+// argument: the term is nearly G's piece, its ratio to it nearly
+// constant) and bounds the terms j >= m (e_j comparable to the argument
+// or larger: nearly constants, whose ratio to G's piece is huge) by their
+// largest value over the box, at the other corner, where g(u, v) is
+// largest (monotone), for the best m of each half. m = 0 is the monotone
+// bound of the half and m past the last term paired's.
+//
+// Near the diagonal at large alpha, G's pieces vary by e^(alpha w) over a
+// box of width w while psi varies little: there paired takes the terms
+// with e_j about p, whose ratio to g(p, q) moves by as much, at the
+// wrong corners, and monotone takes g(p, q) at both.
+// F's omitted terms (windowed sums) go to both parts: their bound at
+// the pairing corner into the paired sum, at the other into the rest.
+func (pr *problem) splitPaired(pts []*point) float64 {
+	m := pr.m
+	var best [2]float64
+	for h, c := range [2][2]*point{{pts[0], pts[1]}, {pts[1], pts[0]}} {
+		at, other := c[0], c[1]
+		gAt, gOther := ghalves(at)[h], ghalves(other)[h]
+		if !finiteAll(gAt[2], gOther[2]) {
+			return math.Inf(1)
+		}
+		xyAt, xyOther := halfArgs(at, h), halfArgs(other, h)
+		lo, hi := min(at.win[h][0], other.win[h][0]), max(at.win[h][1], other.win[h][1])
+		// rest[j-lo]: F_h's terms j' >= j at other, as (log, relative error).
+		if cap(pr.splitBuf) < hi-lo+1 {
+			pr.splitBuf = make([][2]float64, hi-lo+1)
+		}
+		rest := pr.splitBuf[:hi-lo+1]
+		acc := newSum()
+		if tail := other.logTail[h][kVal]; !math.IsInf(tail, -1) {
+			acc.add(tail, 0)
+		}
+		for j := hi; j >= lo; j-- {
+			if j < hi && j >= other.win[h][0] && j < other.win[h][1] {
+				t, r, _, _ := m.termLog(xyOther, j)
+				if m.lerr != nil {
+					r += m.lerr[j]
+				}
+				acc.add(t, r)
+			}
+			rest[j-lo] = [2]float64{acc.log(), acc.relErr()}
+		}
+		// pre[j-lo]: F_h's terms j' < j at the pairing corner. Adding a
+		// term to the paired part moves the bound by its value there
+		// minus its value at the other corner (<= 0) while that part's
+		// B stays <= 0, and by about nothing after: the best m is where
+		// B turns positive (mNeg, the last m with B <= 0, or the next),
+		// or an end.
+		paired := newSum()
+		if tail := at.logTail[h][kVal]; !math.IsInf(tail, -1) {
+			paired.add(tail, 0)
+		}
+		if cap(pr.splitPre) < hi-lo+1 {
+			pr.splitPre = make([]sum, hi-lo+1)
+		}
+		pre := pr.splitPre[:hi-lo+1]
+		mNeg := lo
+		for j := lo; j <= hi; j++ {
+			if j > lo && j-1 >= at.win[h][0] && j-1 < at.win[h][1] {
+				t, r, _, _ := m.termLog(xyAt, j-1)
+				if m.lerr != nil {
+					r += m.lerr[j-1]
+				}
+				paired.add(t, r)
+			}
+			pre[j-lo] = paired
+			if lx, ly, _ := pr.pairLogs(paired, gAt, gOther); lx < ly {
+				mNeg = j
+			}
+		}
+		best[h] = math.Inf(1)
+		for _, j := range [4]int{lo, mNeg, min(mNeg+1, hi), hi} {
+			l, isNeg := pr.pairHalf(pre[j-lo], gAt, gOther)
+			lr := rest[j-lo][0] - pr.logU
+			if l >= 700 || lr >= 700 || math.IsNaN(l) || math.IsNaN(lr) {
+				continue
+			}
+			v := math.Exp(l)
+			if isNeg {
+				v = -v
+			}
+			x := math.Exp(lr)
+			x += x * (rest[j-lo][1] + ulpsOf(rest[j-lo][0], pr.logU) + expUlps*eps64*(math.Abs(lr)+1))
+			if b := v + x + combineUlps*eps64*(math.Abs(v)+x); b < best[h] {
+				best[h] = b
+			}
+		}
+		if math.IsInf(best[h], 1) {
+			return best[h]
+		}
+	}
+	y := 0.0
+	for h := range 2 {
+		if l := pr.gtMin(pts, h); !math.IsInf(l, -1) {
+			if l >= 700 {
+				return math.Inf(1)
+			}
+			y += math.Exp(l)
+		}
+	}
+	v := best[0] + best[1] - y
+	return v + combineUlps*eps64*(math.Abs(best[0])+math.Abs(best[1])+y) + tiny
+}
+
+// halfArgs returns the arguments of half h at t: (p, q) or (1-p, 1-q).
+func halfArgs(t *point, h int) [2]coord {
+	if h == 0 {
+		return [2]coord{t.p, t.q}
+	}
+	return [2]coord{{t.p.l1, t.p.l}, {t.q.l1, t.q.l}}
+}
+
+// ulpsOf returns termUlps ulps of 8 plus the magnitudes xs: the rounding
+// of a few operations on logs of those sizes.
+func ulpsOf(xs ...float64) float64 {
+	m := 8.0
+	for _, x := range xs {
+		m += math.Abs(x)
+	}
+	return termUlps * eps64 * m
+}
+
+// pairHalf bounds F_h/U - k1 G_h/E over a box from above as a signed log
+// (isNeg: the bound is -e^l, else e^l), for F's half h summed (fx, with
+// its relative error) at the corner where G_h is smallest and the ratio
+// F_h/G_h largest (gAt: log u, log v and log G_h there) and G_h largest
+// at the other corner (gOther): see paired.
+func (pr *problem) pairHalf(fx sum, gAt, gOther [3]float64) (l float64, isNeg bool) {
+	lx, ly, r := pr.pairLogs(fx, gAt, gOther)
+	switch {
+	case math.IsInf(ly, -1): // k1 = 0
+		return lx + r, false
+	case lx < ly:
+		// X - Y = -Y (1 - X/Y), taken at its own corner.
+		return ly + math.Log(-math.Expm1(lx-ly)) - ulpsOf(ly, lx), true
+	case lx < 700 && ly > -700: // no overflow, no underflow
+		x, y := math.Exp(lx), math.Exp(ly)
+		d := x - y + expUlps*eps64*(x+y)
+		ld := math.Log(d)
+		return ld + r + ulpsOf(ld, r), false
+	}
+	return lx + r, false // X - Y <= X
+}
+
+// pairLogs returns pairHalf's logs: lx >= log F_h/U at the pairing
+// corner, ly <= log k1 G_h/E there, and r >= the log of the ratio of G_h's
+// largest value over the box to that one.
+func (pr *problem) pairLogs(fx sum, gAt, gOther [3]float64) (lx, ly, r float64) {
+	a := pr.alpha
+	lgAt, lgOther := gAt[2], gOther[2]
+	lk1 := math.Log(pr.k1)
+	eAt, eOther := gRel(gAt[0], gAt[1], a), gRel(gOther[0], gOther[1], a)
+	lx = fx.log() - pr.logU + math.Log1p(fx.relErr()) + ulpsOf(fx.log(), pr.logU)
+	ly = lk1 + lgAt - pr.logE - eAt - ulpsOf(lk1, lgAt, pr.logE)
+	r = lgOther - lgAt + eAt + eOther + ulpsOf(lgOther, lgAt)
+	return lx, ly, r
+}
+
+// gtMin returns the log of a lower bound on k2 G^T_h/E over a box (-Inf
+// for none): G^T's half h at the smaller of pts[0], pts[1], where its
+// least value is.
+func (pr *problem) gtMin(pts []*point, h int) float64 {
+	lo, e := math.Inf(1), 0.0
+	for _, t := range pts[:2] {
+		x := ghalves(t)[2+h]
+		if x[2] < lo {
+			lo, e = x[2], gRel(x[0], x[1], pr.alpha)
+		}
+	}
+	if pr.k2 <= 0 || math.IsInf(lo, -1) {
+		return math.Inf(-1)
+	}
+	lk2 := math.Log(pr.k2)
+	return lk2 + lo - pr.logE - e - ulpsOf(lk2, lo, pr.logE)
 }
 
 // value returns psi at t with a bound on its error; false when a term

@@ -272,12 +272,7 @@ func (m *model) eval(p, q coord, order int, window bool) *point {
 // addTerm adds term j of half h (arguments xy: (p, q) or (1-p, 1-q)) to
 // each kind's sum of pt.
 func (m *model) addTerm(pt *point, h int, xy [2]coord, j int) {
-	a := m.alpha
-	lw, le := m.lw[j], m.le[j]
-	lu, lv, d := logRatio(xy[0], xy[1], le)
-	t := lw + lv + a*d
-	// A few ulps of the magnitudes that form each log bound its error.
-	r := termUlps * eps64 * (math.Abs(lw) + math.Abs(lv) + a*(math.Abs(d)+4) + 8)
+	t, r, lu, lv := m.termLog(xy, j)
 	if m.lerr != nil {
 		r += m.lerr[j]
 	}
