@@ -733,7 +733,10 @@ func (pr *problem) evalAt(s, t float64, order int) *point {
 	return p
 }
 
-var noSplit = false
+// Test knobs: noSplit turns splitPaired off (before/after); with
+// testSplitWrongCorner it bounds the unpaired terms at the pairing corner,
+// a deliberately wrong bound that TestSplitPairedValid must catch.
+var noSplit, testSplitWrongCorner = false, false
 
 type taylorBound struct{ ub, cs, ct float64 }
 
@@ -1221,6 +1224,9 @@ func (pr *problem) splitPaired(pts []*point) float64 {
 		gAt, gOther := ghalves(at)[h], ghalves(other)[h]
 		if !finiteAll(gAt[2], gOther[2]) {
 			return math.Inf(1)
+		}
+		if testSplitWrongCorner {
+			other = at // the rest's largest value taken at the wrong corner
 		}
 		xyAt, xyOther := halfArgs(at, h), halfArgs(other, h)
 		lo, hi := min(at.win[h][0], other.win[h][0]), max(at.win[h][1], other.win[h][1])

@@ -371,7 +371,7 @@ func TestFallbackTiling(t *testing.T) {
 		s            Settings
 		method       string
 	}{
-		{4, 0.1, 5, 1, Settings{MaxBoxes: 400}, MethodPieces},
+		{4, 0.1, 5, 1, Settings{MaxBoxes: 200}, MethodPieces}, // proved in 398
 		{2, 0.1, 5, 1, Settings{Fault: Fault{MoveL1: 0.01}}, MethodPiecesLP},
 		{6, 0.3, 5, 1, Settings{Fault: Fault{MoveL1: -0.01}}, MethodPiecesLP},
 		{3, 0.2, 4, 1.5, Settings{Fault: Fault{MoveL1: 0.01, NoRelax: true}}, MethodPiecesMax},
@@ -418,7 +418,7 @@ func TestEnclosuresValid(t *testing.T) {
 			s2, t2 := s1+w*rng.Float64(), t1+w*rng.Float64()
 			p1, p2, q1, q2 := fromLogit(s1), fromLogit(s2), fromLogit(t1), fromLogit(t2)
 			pts := []*point{pr.m.eval(p1, q2, 0, true), pr.m.eval(p2, q1, 0, true)}
-			bounds := map[string]float64{"monotone": pr.monotone(pts, cornerTail(pts, kVal)), "paired": pr.paired(pts)}
+			bounds := map[string]float64{"monotone": pr.monotone(pts, cornerTail(pts, kVal)), "paired": pr.paired(pts), "split": pr.splitPaired(pts)}
 			var pts4 []*point
 			for _, st := range [][2]coord{{p1, q2}, {p2, q1}, {p1, q1}, {p2, q2}} {
 				pts4 = append(pts4, pr.m.eval(st[0], st[1], maxOrder, true))
@@ -451,6 +451,90 @@ func TestEnclosuresValid(t *testing.T) {
 		}
 		if checked < 1000 {
 			t.Errorf("%+v: only %d comparisons", p, checked)
+		}
+	}
+}
+
+// splitPaired bounds psi from above on random boxes near the diagonal at
+// large alpha (where it is meant to act), at their corners and at random
+// points, psi summed over every j (no window); it closes many boxes that
+// monotone and paired leave open; and with the unpaired terms taken at the
+// pairing corner (testSplitWrongCorner) it is caught below psi.
+func TestSplitPairedValid(t *testing.T) {
+	pts := []struct {
+		n             int
+		c, alpha, eps float64
+	}{{15, 0.1, 50, 0.1}, {2, 0.01, 50, 0.1}, {397, 0.3862, 936.448, 0.001094}, {3342, 0.4572, 377.353, 0.003274}, {1000, 0.3, 1000, 1e-3}}
+	run := func(wrong bool) (below, closed, checked int) {
+		testSplitWrongCorner = wrong
+		defer func() { testSplitWrongCorner = false }()
+		rng := rand.New(rand.NewPCG(11, 12))
+		for _, p := range pts {
+			pr := newProblem(p.n, p.c, p.alpha, p.eps, 1e-9)
+			target := pr.l0 + pr.tau
+			for range 60 {
+				// A box of width w (1/(2 alpha) to 2/alpha... up to 1/8)
+				// at alpha r from -60 to 20 off the diagonal.
+				w := math.Pow(2, -1-3*rng.Float64()) * math.Min(16/p.alpha, 1)
+				s1 := -60 * rng.Float64()
+				t1 := s1 + (80*rng.Float64()-60)/p.alpha
+				s2, t2 := s1+w, t1+w
+				p1, p2, q1, q2 := fromLogit(s1), fromLogit(s2), fromLogit(t1), fromLogit(t2)
+				corners := []*point{pr.m.eval(p1, q2, 0, true), pr.m.eval(p2, q1, 0, true)}
+				ub := pr.splitPaired(corners)
+				old := math.Min(pr.monotone(corners, cornerTail(corners, kVal)), pr.paired(corners))
+				if ub <= target && old > target {
+					closed++
+				}
+
+				for k := range 12 {
+					s, u := s1+w*rng.Float64(), t1+w*rng.Float64()
+					if k < 4 {
+						s, u = [2]float64{s1, s2}[k%2], [2]float64{t1, t2}[k/2]
+					}
+					v, ok := pr.value(pr.m.eval(fromLogit(s), fromLogit(u), 0, false))
+					if !ok {
+						continue
+					}
+					checked++
+					if v.v-v.err > ub {
+						if !wrong {
+							t.Fatalf("%+v box [%v,%v]x[%v,%v]: bound %v below psi %v at (%v,%v)", p, s1, s2, t1, t2, ub, v.v, s, u)
+						}
+						below++
+					}
+				}
+			}
+		}
+		return below, closed, checked
+	}
+	below, closed, checked := run(false)
+	t.Logf("split closes %d of 300 boxes that monotone and paired leave open; %d comparisons", closed, checked)
+	if checked < 3000 || closed < 10 { // 22 measured
+		t.Errorf("%d comparisons, %d boxes closed by split alone", checked, closed)
+	}
+	if below, _, _ = run(true); below == 0 {
+		t.Error("the unpaired terms at the wrong corner were not caught")
+	} else {
+		t.Logf("wrong corner caught at %d points", below)
+	}
+}
+
+// Boxes that the search at (3342, 0.4572, 377.353, 0.003274) left open
+// before splitPaired (monotone 1.7e-4 to 6.5 above l0 + tau, paired 28 to
+// 2e8 above, the Taylor forms worse) close by it.
+func TestSplitPairedCloses(t *testing.T) {
+	pr := newProblem(3342, 0.4572, 377.353, 0.003274, DefaultTol)
+	target := pr.l0 + pr.tau
+	for _, b := range [][4]float64{{-42.25, -42.21875, -42.3125, -42.28125}, {-2.3125, -2.28125, -2.25, -2.21875}, {-19.1875, -19.125, -19.15625, -19.125}} {
+		p1, p2, q1, q2 := fromLogit(b[0]), fromLogit(b[1]), fromLogit(b[2]), fromLogit(b[3])
+		corners := []*point{pr.m.eval(p1, q2, 0, true), pr.m.eval(p2, q1, 0, true)}
+		old := math.Min(pr.monotone(corners, cornerTail(corners, kVal)), pr.paired(corners))
+		ub := pr.splitPaired(corners)
+		c, _ := pr.value(pr.m.eval(fromLogit(mid(b[0], b[1])), fromLogit(mid(b[2], b[3])), 0, false))
+		t.Logf("box %v: monotone/paired %.3g, split %.3g above l0 + tau; psi at the center %.3g", b, old-target, ub-target, c.v-target)
+		if !(old > target) || !(ub <= target) {
+			t.Errorf("box %v: monotone/paired %v, split %v, l0 + tau %v", b, old, ub, target)
 		}
 	}
 }
