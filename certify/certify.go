@@ -1263,7 +1263,6 @@ func (pr *problem) splitPaired(pts []*point) float64 {
 			pr.splitPre = make([]sum, hi-lo+1)
 		}
 		pre := pr.splitPre[:hi-lo+1]
-		mNeg := lo
 		for j := lo; j <= hi; j++ {
 			if j > lo && j-1 >= at.win[h][0] && j-1 < at.win[h][1] {
 				t, r, _, _ := m.termLog(xyAt, j-1)
@@ -1273,9 +1272,23 @@ func (pr *problem) splitPaired(pts []*point) float64 {
 				paired.add(t, r)
 			}
 			pre[j-lo] = paired
-			if lx, ly, _ := pr.pairLogs(paired, gAt, gOther); lx < ly {
-				mNeg = j
+		}
+		// B grows with m: bisect for the last m with B <= 0 (any m
+		// gives a bound; this one is the best but for rounding).
+		neg := func(j int) bool { lx, ly, _ := pr.pairLogs(pre[j-lo], gAt, gOther); return lx < ly }
+		mNeg := lo
+		if neg(hi) {
+			mNeg = hi
+		} else if neg(lo) {
+			a, b := lo, hi // neg(a), !neg(b)
+			for b-a > 1 {
+				if c := (a + b) / 2; neg(c) {
+					a = c
+				} else {
+					b = c
+				}
 			}
+			mNeg = a
 		}
 		best[h] = math.Inf(1)
 		for _, j := range [4]int{lo, mNeg, min(mNeg+1, hi), hi} {
@@ -1359,7 +1372,10 @@ func (pr *problem) pairLogs(fx sum, gAt, gOther [3]float64) (lx, ly, r float64) 
 	lgAt, lgOther := gAt[2], gOther[2]
 	lk1 := math.Log(pr.k1)
 	eAt, eOther := gRel(gAt[0], gAt[1], a), gRel(gOther[0], gOther[1], a)
-	lx = fx.log() - pr.logU + math.Log1p(fx.relErr()) + ulpsOf(fx.log(), pr.logU)
+	lx = math.Inf(-1) // no terms
+	if lf := fx.log(); !math.IsInf(lf, -1) {
+		lx = lf - pr.logU + math.Log1p(fx.relErr()) + ulpsOf(lf, pr.logU)
+	}
 	ly = lk1 + lgAt - pr.logE - eAt - ulpsOf(lk1, lgAt, pr.logE)
 	r = lgOther - lgAt + eAt + eOther + ulpsOf(lgOther, lgAt)
 	return lx, ly, r
