@@ -128,13 +128,17 @@ func TestProved(t *testing.T) {
 // the paired bound's margins, alpha ulps of logs of 6,600, exceeded F -
 // k1 G itself (open at 634,000 boxes); at n = 299, c = 0.4196, where F's
 // pieces nearly cancel G's, the band's difference form (diffThird) takes
-// it from 87,891 boxes to about 17,500.
+// it from 87,891 boxes to about 17,500; and the two points both surveys
+// left open after that, near the diagonal at large alpha, close by the
+// split pairing (splitPaired): (3342, ...) in 27,222 boxes (182,196
+// before), (397, ...) in 39,244 (open at 400,000 before).
 func TestSurveyOpenProved(t *testing.T) {
 	for _, p := range []struct {
 		n             int
 		c, alpha, eps float64
 		boxes         int
-	}{{12, 0.4101, 1.00263, 10.12, 5_000}, {17, 0.003509, 137.788, 48.29, 5_000}, {299, 0.4196, 89.3407, 0.001629, 30_000}} {
+	}{{12, 0.4101, 1.00263, 10.12, 5_000}, {17, 0.003509, 137.788, 48.29, 5_000}, {299, 0.4196, 89.3407, 0.001629, 30_000},
+		{3342, 0.4572, 377.353, 0.003274, 30_000}, {397, 0.3862, 936.448, 0.001094, 45_000}} {
 		r, err := Certify(context.Background(), p.n, p.c, p.alpha, p.eps, &Settings{MaxBoxes: p.boxes})
 		if err != nil {
 			t.Fatal(err)
