@@ -1310,8 +1310,11 @@ func (pr *problem) splitPaired(pts []*point) float64 {
 			if isNeg {
 				v = -v
 			}
-			x := math.Exp(lr)
-			x += x * (rest[j-lo][1] + ulpsOf(rest[j-lo][0], pr.logU) + expUlps*eps64*(math.Abs(lr)+1))
+			x := 0.0 // no terms
+			if !math.IsInf(lr, -1) {
+				x = math.Exp(lr)
+				x += x * (rest[j-lo][1] + ulpsOf(rest[j-lo][0], pr.logU) + expUlps*eps64*(math.Abs(lr)+1))
+			}
 			if b := v + x + combineUlps*eps64*(math.Abs(v)+x); b < best[h] {
 				best[h] = b
 			}
@@ -1361,6 +1364,8 @@ func (pr *problem) pairHalf(fx sum, gAt, gOther [3]float64) (l float64, isNeg bo
 	switch {
 	case math.IsInf(ly, -1): // k1 = 0
 		return lx + r, false
+	case math.IsInf(lx, -1): // no terms of F: -Y
+		return ly - ulpsOf(ly), true
 	case lx < ly:
 		// X - Y = -Y (1 - X/Y), taken at its own corner.
 		return ly + math.Log(-math.Expm1(lx-ly)) - ulpsOf(ly, lx), true

@@ -131,7 +131,7 @@ func TestProved(t *testing.T) {
 // it from 87,891 boxes to about 17,500; and the two points both surveys
 // left open after that, near the diagonal at large alpha, close by the
 // split pairing (splitPaired): (3342, ...) in 27,222 boxes (182,196
-// before), (397, ...) in 39,244 (open at 400,000 before).
+// before), (397, ...) in 38,378 (open at 400,000 before).
 func TestSurveyOpenProved(t *testing.T) {
 	for _, p := range []struct {
 		n             int
@@ -375,7 +375,7 @@ func TestFallbackTiling(t *testing.T) {
 		s            Settings
 		method       string
 	}{
-		{4, 0.1, 5, 1, Settings{MaxBoxes: 200}, MethodPieces}, // proved in 398
+		{4, 0.1, 5, 1, Settings{MaxBoxes: 200}, MethodPieces}, // proved in 372
 		{2, 0.1, 5, 1, Settings{Fault: Fault{MoveL1: 0.01}}, MethodPiecesLP},
 		{6, 0.3, 5, 1, Settings{Fault: Fault{MoveL1: -0.01}}, MethodPiecesLP},
 		{3, 0.2, 4, 1.5, Settings{Fault: Fault{MoveL1: 0.01, NoRelax: true}}, MethodPiecesMax},
