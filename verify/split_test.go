@@ -215,3 +215,49 @@ func TestSplitPairedCloses(t *testing.T) {
 		testNoSplitPaired = false
 	}
 }
+
+// TestHalfTerms: splitPaired's terms of the two halves, with the constant
+// term, are the window's terms, each once and in its half (halfOf), the
+// most G-like first (log(A_i/A'_i) from largest to smallest for half 0).
+func TestHalfTerms(t *testing.T) {
+	unk := &cert{n: 6, d: 3, k: 2, alpha: big.NewRat(5, 1), eps: big.NewRat(1, 1),
+		groups: []group{{2, big.NewRat(1, 5)}, {4, big.NewRat(1, 3)}},
+		l0:     big.NewRat(1, 1), l1: big.NewRat(3, 10), l2: big.NewRat(1, 5), tau: new(big.Rat), logU: big.NewRat(-1, 2)}
+	unk.c = unk.groups[0].c
+	certs := []*cert{solver15(t), solver2(t), solver3342(t), madeUpCert(301, 0.2, 60, 0.5, 1e-3), unk}
+	for _, name := range []string{rangesTwo, rangesThree} {
+		c, err := parse(honest(t, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		certs = append(certs, c)
+	}
+	for _, c := range certs {
+		pr := newProblem64(c, new(big.Float), true)
+		seen := make([]int, pr.n+1)
+		for h := range 2 {
+			prev := math.Inf(1 - 2*h)
+			for _, j := range pr.halfTerms(h) {
+				seen[j]++
+				if pr.halfOf(int(j)) != h {
+					t.Errorf("n %d: term %d in half %d, not its half %d", pr.n, j, h, pr.halfOf(int(j)))
+				}
+				// log(A_j/A'_j), from the weights (both positive here).
+				v := math.Log(pr.bj[j].lo) - math.Log(pr.bpj[j].lo)
+				if h == 0 && v > prev+1e-9 || h == 1 && v < prev-1e-9 {
+					t.Errorf("n %d, half %d: term %d (log ratio %g) after one at %g", pr.n, h, j, v, prev)
+				}
+				prev = v
+			}
+		}
+		for j, k := range seen {
+			want := 0
+			if j >= pr.lo && j < pr.hi && pr.halfOf(j) >= 0 {
+				want = 1
+			}
+			if k != want {
+				t.Errorf("n %d: term %d taken %d times, want %d", pr.n, j, k, want)
+			}
+		}
+	}
+}
