@@ -833,6 +833,14 @@ func (pr *problem64) paired(p1, p2, q1, q2 coord64) float64 {
 			h1 = up(mulUp(pr.f.hi, m[1]) + pr.minusG1(sBp, p1, p2, q1, q2))
 		}
 	}
+	return pr.joinHalves(h0, h1, p1, p2, q1, q2)
+}
+
+// joinHalves returns an upper bound of psi on the box from upper bounds
+// h0 and h1 of its two halves (f times F's terms of each half and the
+// omitted terms' share, less k1 times G's half): plus f times the
+// constant term (sideMid), less k2 G^T (k2H).
+func (pr *problem64) joinHalves(h0, h1 float64, p1, p2, q1, q2 coord64) float64 {
 	ub := up(h0 + h1)
 	if pr.side[pr.n/2] == sideMid {
 		ub = up(ub + mulUp(pr.f.hi, pr.mid))
@@ -888,15 +896,7 @@ func (pr *problem64) splitPaired(p1, p2, q1, q2 coord64) float64 {
 	sB, sBp := pr.absorbed()
 	h0 := pr.splitHalf(0, sB, p1, p2, q1, q2)
 	h1 := pr.splitHalf(1, sBp, p1, p2, q1, q2)
-	ub := up(h0 + h1)
-	if pr.side[pr.n/2] == sideMid {
-		ub = up(ub + mulUp(pr.f.hi, pr.mid))
-	}
-	ub = up(ub - pr.k2H(p1, p2, q1, q2))
-	if ub != ub {
-		panic(arithError("NaN bound"))
-	}
-	return ub
+	return pr.joinHalves(h0, h1, p1, p2, q1, q2)
 }
 
 // testSplitWrongCorner is a test hook: splitPaired bounds the unpaired

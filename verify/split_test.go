@@ -52,6 +52,15 @@ func madeUpCert(n int, c, alpha, eps, delta float64) *cert {
 		l0: r(delta / 4), l1: r(1 - delta), l2: r(delta / 2), tau: new(big.Rat), logU: r((alpha - 1) * eps)}
 }
 
+// splitProb is a problem of TestSplitPairedAbovePsi: its certificate,
+// the window's bits and the number of boxes tried.
+type splitProb struct {
+	name  string
+	c     *cert
+	bits  int
+	boxes int
+}
+
 // TestSplitPairedAbovePsi checks splitPaired on random boxes, most of
 // them near the diagonal p = q at large alpha, against psi at the box's
 // corners and at random points inside, enclosed by the big.Float full
@@ -66,13 +75,7 @@ func madeUpCert(n int, c, alpha, eps, delta float64) *cert {
 func TestSplitPairedAbovePsi(t *testing.T) {
 	defer func(b int) { windowBits = b }(windowBits)
 	rng := rand.New(rand.NewPCG(7, 2026))
-	type prob struct {
-		name  string
-		c     *cert
-		bits  int
-		boxes int
-	}
-	probs := []prob{
+	probs := []splitProb{
 		{"solver (15, 0.1, 50, 0.1)", solver15(t), 180, 60},
 		{"solver (2, 0.01, 50, 0.1)", solver2(t), 180, 40},
 		{"solver (3342, 0.4572, 377.353, 0.003274)", solver3342(t), 180, 4},
@@ -87,7 +90,7 @@ func TestSplitPairedAbovePsi(t *testing.T) {
 		if n >= 300 {
 			boxes = 6
 		}
-		probs = append(probs, prob{"made-up", madeUpCert(n, c, alpha, eps, 1e-4), 180, boxes})
+		probs = append(probs, splitProb{"made-up", madeUpCert(n, c, alpha, eps, 1e-4), 180, boxes})
 	}
 	fin := func(x float64) end { return end{r: new(big.Rat).SetFloat64(x), f: x, exact: true} }
 	var checked, wrongCaught, better int
