@@ -2,9 +2,12 @@ package verify_test
 
 import (
 	"context"
+	"fmt"
+	"strings"
 	"testing"
 	"time"
 
+	"github.com/bernamp/bernamp/certfile"
 	"github.com/bernamp/bernamp/certify"
 	"github.com/bernamp/bernamp/verify"
 )
@@ -64,3 +67,47 @@ func TestSplitPairedEndToEnd(t *testing.T) {
 // extraBoxes returns the boxes that r's check bounded beyond the file's:
 // its tiles outside the band and the band's boxes.
 func extraBoxes(r verify.Report) int { return r.Boxes - (r.Tiles - r.InBand) - r.Band }
+
+// BenchmarkCheckSplitPaired checks the solver's certificates of
+// TestSplitPairedEndToEnd and two honest files of testdata/verify with
+// and without splitPaired (sub-benchmarks side by side), and reports the
+// extra boxes.
+func BenchmarkCheckSplitPaired(b *testing.B) {
+	type file struct {
+		name string
+		f    *certfile.File
+	}
+	var files []file
+	for _, p := range []struct {
+		n             int
+		c, alpha, eps float64
+	}{{15, 0.1, 50, 0.1}, {30, 0.4, 500, 0.005}} {
+		r, err := certify.Certify(context.Background(), p.n, p.c, p.alpha, p.eps, &certify.Settings{Tiling: true})
+		if err != nil {
+			b.Fatal(err)
+		}
+		files = append(files, file{fmt.Sprintf("n%d-c%g-alpha%g-eps%g", p.n, p.c, p.alpha, p.eps), r.File(p.n, 1)})
+	}
+	for _, name := range []string{"d1-k1-c0.3-alpha50-eps1.json", "d1000-k1-c0.49-alpha5-eps1.json"} {
+		f, err := certfile.ReadFile("../testdata/verify/" + name)
+		if err != nil {
+			b.Fatal(err)
+		}
+		files = append(files, file{strings.TrimSuffix(name, ".json"), f})
+	}
+	for _, fl := range files {
+		for _, noSplit := range []bool{false, true} {
+			b.Run(fmt.Sprintf("%s/noSplit=%v", fl.name, noSplit), func(b *testing.B) {
+				defer verify.SetNoSplitPaired(noSplit)()
+				var r verify.Report
+				for b.Loop() {
+					var err error
+					if r, err = verify.Check(context.Background(), fl.f, nil); err != nil || !r.Accepted {
+						b.Fatal(r.Failure, err)
+					}
+				}
+				b.ReportMetric(float64(extraBoxes(r)), "extra-boxes")
+			})
+		}
+	}
+}
