@@ -28,14 +28,7 @@ func TestSplitPairedEndToEnd(t *testing.T) {
 		{30, 0.4, 500, 0.005},
 	} {
 		t0 := time.Now()
-		r, err := certify.Certify(context.Background(), p.n, p.c, p.alpha, p.eps, &certify.Settings{Tiling: true})
-		if err != nil {
-			t.Fatal(err)
-		}
-		f := r.File(p.n, 1)
-		if f == nil {
-			t.Fatalf("%+v: no file (method %s, status %v)", p, r.Method, r.Status)
-		}
+		f := solverFile(t, p.n, p.c, p.alpha, p.eps)
 		cs := time.Since(t0)
 		check := func(noSplit bool) (verify.Report, time.Duration) {
 			defer verify.SetNoSplitPaired(noSplit)()
@@ -64,6 +57,21 @@ func TestSplitPairedEndToEnd(t *testing.T) {
 	}
 }
 
+// solverFile returns the solver's certificate at (n, c, alpha, eps) with
+// d = n, k = 1 (certify.Certify with a tiling).
+func solverFile(tb testing.TB, n int, c, alpha, eps float64) *certfile.File {
+	tb.Helper()
+	r, err := certify.Certify(context.Background(), n, c, alpha, eps, &certify.Settings{Tiling: true})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	f := r.File(n, 1)
+	if f == nil {
+		tb.Fatalf("(%d, %g, %g, %g): no file (method %s, status %v)", n, c, alpha, eps, r.Method, r.Status)
+	}
+	return f
+}
+
 // extraBoxes returns the boxes that r's check bounded beyond the file's:
 // its tiles outside the band and the band's boxes.
 func extraBoxes(r verify.Report) int { return r.Boxes - (r.Tiles - r.InBand) - r.Band }
@@ -82,11 +90,7 @@ func BenchmarkCheckSplitPaired(b *testing.B) {
 		n             int
 		c, alpha, eps float64
 	}{{15, 0.1, 50, 0.1}, {30, 0.4, 500, 0.005}} {
-		r, err := certify.Certify(context.Background(), p.n, p.c, p.alpha, p.eps, &certify.Settings{Tiling: true})
-		if err != nil {
-			b.Fatal(err)
-		}
-		files = append(files, file{fmt.Sprintf("n%d-c%g-alpha%g-eps%g", p.n, p.c, p.alpha, p.eps), r.File(p.n, 1)})
+		files = append(files, file{fmt.Sprintf("n%d-c%g-alpha%g-eps%g", p.n, p.c, p.alpha, p.eps), solverFile(b, p.n, p.c, p.alpha, p.eps)})
 	}
 	for _, name := range []string{"d1-k1-c0.3-alpha50-eps1.json", "d1000-k1-c0.49-alpha5-eps1.json"} {
 		f, err := certfile.ReadFile("../testdata/verify/" + name)
