@@ -38,6 +38,12 @@ type problem64 struct {
 	lcache           map[float64]coord64    // logistic's enclosures by exact end
 	endTermsUsed     int                    // entries of the ends' endTerms (at most maxEndTerms)
 	ccache           map[[4]float64]coord64 // the Taylor centers by their enclosures
+	// order[h]: the terms of half h (halfOf) from the most G-like to the
+	// least (termOrder; nil for one group: j up for half 0, down for 1).
+	order [2][]int32
+	// splitJ, splitSuf: splitPaired's scratch.
+	splitJ   []int32
+	splitSuf []float64
 }
 
 // windowFrom is the smallest n whose sums are windowed; windowBits: the
@@ -149,6 +155,9 @@ func newProblem64Bits(c *cert, rhs *big.Float, windowed bool, bits int) *problem
 	}
 	pr.side = sides(gs, n+1)
 	pr.pairThird = !slices.Contains(pr.side, sideUnknown)
+	if len(gs) > 1 {
+		pr.order = termOrder(gs, pr.side)
+	}
 	for i := range 4 {
 		for j := range 4 {
 			pr.coefs[i][j] = falling64(pr.a, i).mul(falling64(pr.oma, j))
@@ -188,6 +197,7 @@ func (pr *problem64) full() *problem64 {
 	q.lo, q.hi = 0, pr.n+1
 	q.sB, q.sBp, q.sE, q.sEp = 0, 0, 0, 0
 	q.lcache, q.ccache, q.endTermsUsed = nil, nil, 0 // the ends' terms are the window's
+	q.splitJ, q.splitSuf = nil, nil
 	return &q
 }
 
@@ -823,6 +833,14 @@ func (pr *problem64) paired(p1, p2, q1, q2 coord64) float64 {
 			h1 = up(mulUp(pr.f.hi, m[1]) + pr.minusG1(sBp, p1, p2, q1, q2))
 		}
 	}
+	return pr.joinHalves(h0, h1, p1, p2, q1, q2)
+}
+
+// joinHalves returns an upper bound of psi on the box from upper bounds
+// h0 and h1 of its two halves (f times F's terms of each half and the
+// omitted terms' share, less k1 times G's half): plus f times the
+// constant term (sideMid), less k2 G^T (k2H).
+func (pr *problem64) joinHalves(h0, h1 float64, p1, p2, q1, q2 coord64) float64 {
 	ub := up(h0 + h1)
 	if pr.side[pr.n/2] == sideMid {
 		ub = up(ub + mulUp(pr.f.hi, pr.mid))
@@ -832,6 +850,159 @@ func (pr *problem64) paired(p1, p2, q1, q2 coord64) float64 {
 		panic(arithError("NaN bound"))
 	}
 	return ub
+}
+
+// splitPaired returns an upper bound of psi on the box with corners p1
+// <= p2, q1 <= q2 (+Inf for none) that pairs with G's half only some of
+// F's terms, as paired does all of them, and bounds the others by their
+// largest value over the box, as monotone does.
+//
+// Half 0 (half 1 is its mirror: 1-p, 1-q, B_j and B'_j swapped, sideHi,
+// the pairing corner (p2, q1)). For a term j of half 0, u_j = p w_j(p)
+// and v_j = q w_j(q) with w_j(x) = B_j + B'_j (1-x)/x, so by
+// 1-homogeneity g(u_j, v_j) = g(p, q) rho_j(p, q), rho_j = w_j(p)^a
+// w_j(q)^(1-a): w_j decreases, a > 1 and 1-a < 0, so rho_j decreases in p
+// and increases in q, and over the box rho_j <= rho_j(p1, q2). For any
+// set S of half 0's terms in the window, with sB >= the sum of B_j over
+// the j outside it (absorbed: each omitted term is at most B_j g(p, q) +
+// B'_j g(1-p, 1-q), tail's (i), so f times the omitted terms is at most f
+// sB g(p, q) + f sBp g(1-p, 1-q), the second part going to half 1),
+//
+//	f sum_(j in S) g(u_j, v_j) + f sB g(p, q) - k1 g(p, q)
+//	    = g(p, q) (f (sum_(j in S) rho_j + sB) - k1) <= g(p, q) b,
+//
+// b = f (sum_(j in S) rho_j(p1, q2) + sB) - k1 (scaled by e^tau as in
+// paired); and g(p, q) b <= g(p1, q2) b when b <= 0 (g >= its least
+// value over the box, at (p1, q2)), else <= g(p2, q1) b (its largest).
+// The terms of half 0 not in S are each at most termUpper (their largest
+// u and smallest v over the box, u_j and v_j being linear in p and q). So
+// half 0 of psi, f times its terms and omitted share less k1 g(p, q), is
+// at most that pairing bound plus f times the sum of termUpper over the
+// rest, for every S. S = none gives monotone's half (with the omitted
+// terms absorbed), S = all of them paired's.
+//
+// The S tried are the prefixes of the half's terms from the most G-like
+// (B'_j/B_j smallest: w_j nearly the constant B_j, rho_j nearly B_j^a
+// B_j^(1-a), so its ratio to g(p, q) moves little over the box) to the
+// least (termOrder): every prefix, each in O(1) from the running sum of
+// rho_j at the pairing corner and the sums of termUpper over the suffixes
+// (all rounded up). Near the diagonal at large alpha the terms with B'_j
+// comparable to B_j are nearly constant while g(p, q) moves by e^(alpha
+// w) over a box of width w: paired takes their ratio to g at the wrong
+// corner, monotone takes g itself at both. The best prefix of each half
+// is taken; the constant term (sideMid) and k2 G^T are as in paired. A
+// half that cannot be paired (an edge) is monotone's.
+func (pr *problem64) splitPaired(p1, p2, q1, q2 coord64) float64 {
+	sB, sBp := pr.absorbed()
+	h0 := pr.splitHalf(0, sB, p1, p2, q1, q2)
+	h1 := pr.splitHalf(1, sBp, p1, p2, q1, q2)
+	return pr.joinHalves(h0, h1, p1, p2, q1, q2)
+}
+
+// testSplitWrongCorner is a test hook: splitPaired bounds the unpaired
+// terms at their least u and largest v (a deliberately wrong bound, which
+// tests must catch). testNoSplitPaired: bound does not try splitPaired.
+var testSplitWrongCorner, testNoSplitPaired bool
+
+// splitHalf returns splitPaired's bound of half h (f times its terms and
+// the omitted terms' share s g, less k1 times G's half h): the least over
+// the prefixes.
+func (pr *problem64) splitHalf(h int, s float64, p1, p2, q1, q2 coord64) float64 {
+	js := pr.halfTerms(h)
+	// suf[i]: the sum of termUpper over js[i:], rounded up.
+	if cap(pr.splitSuf) < len(js)+1 {
+		pr.splitSuf = make([]float64, len(js)+1)
+	}
+	suf := pr.splitSuf[:len(js)+1]
+	suf[len(js)] = 0
+	for i := len(js) - 1; i >= 0; i-- {
+		t := pr.termUpper(int(js[i]), p1, p2, q1, q2)
+		if testSplitWrongCorner {
+			t = pr.termLowerWrong(int(js[i]), p1, p2, q1, q2)
+		}
+		suf[i] = up(suf[i+1] + t)
+	}
+	// The half unpaired (monotone's): f times every term at its largest,
+	// plus (f s - k1) g.
+	var best float64
+	if h == 0 {
+		best = up(mulUp(pr.f.hi, suf[0]) + pr.minusG0(s, p1, p2, q1, q2))
+	} else {
+		best = up(mulUp(pr.f.hi, suf[0]) + pr.minusG1(s, p1, p2, q1, q2))
+	}
+	// The pairing corner's odds and G's half at its least and largest
+	// (times e^-tau), as in paired.
+	var ox, oy fi
+	var x, y coord64
+	var gLo, gHi float64
+	if h == 0 {
+		if !p1.pos() || !q2.pos() {
+			return best
+		}
+		x, y, ox, oy = p1, q2, p1.odds(), q2.odds()
+		gLo, gHi = pr.gTau(p1.lx.lo, q2.lx.hi, false), pr.gTau(p2.lx.hi, q1.lx.lo, true)
+	} else {
+		if !p2.posB() || !q1.posB() {
+			return best
+		}
+		x, y, ox, oy = p2, q1, p2.invOdds(), q1.invOdds()
+		gLo, gHi = pr.gTau(p2.lxb.lo, q1.lxb.hi, false), pr.gTau(p1.lxb.hi, q2.lxb.lo, true)
+	}
+	r := mulUp(s, expHi(pr.lft.hi))
+	for i := 0; ; i++ {
+		b := up(r - pr.k1t.lo)
+		var v float64
+		if b <= 0 {
+			v = up(gLo * b)
+		} else {
+			v = mulUp(gHi, b)
+		}
+		best = min(best, up(v+mulUp(pr.f.hi, suf[i])))
+		if i == len(js) {
+			return best
+		}
+		j := int(js[i])
+		r = up(r + pr.gRatioL(pr.lwAt(x, j, h, ox).hi, pr.lwAt(y, j, h, oy).lo))
+	}
+}
+
+// termLowerWrong is termUpper at the wrong corner (least u, largest v):
+// for testSplitWrongCorner only.
+func (pr *problem64) termLowerWrong(j int, p1, p2, q1, q2 coord64) float64 {
+	b, bp := pr.bj[j], pr.bpj[j]
+	u1, u2 := lin64(p1, b, bp), lin64(p2, b, bp)
+	v1, v2 := lin64(q1, b, bp), lin64(q2, b, bp)
+	return pr.gUpper(min(u1.hi, u2.hi), max(v1.lo, v2.lo))
+}
+
+// halfTerms returns the window's terms of half h (halfOf) from the most
+// G-like to the least (pr.order; one group: j up for half 0, down for
+// half 1, B'_j/B_j being ((1-c)/c)^(2j-n)), in a buffer that the next
+// call reuses.
+func (pr *problem64) halfTerms(h int) []int32 {
+	js := pr.splitJ[:0]
+	switch {
+	case pr.order[h] != nil:
+		for _, j := range pr.order[h] {
+			if int(j) >= pr.lo && int(j) < pr.hi {
+				js = append(js, j)
+			}
+		}
+	case h == 0:
+		for j := pr.lo; j < pr.hi; j++ {
+			if pr.halfOf(j) == 0 {
+				js = append(js, int32(j))
+			}
+		}
+	default:
+		for j := pr.hi - 1; j >= pr.lo; j-- {
+			if pr.halfOf(j) == 1 {
+				js = append(js, int32(j))
+			}
+		}
+	}
+	pr.splitJ = js
+	return js
 }
 
 // pairedThird is problem.pairedThird in float64. The omitted terms of R0
@@ -1043,6 +1214,12 @@ func (pr *problem64) bound(t box) (ub float64) {
 	ub = min(ub, try(func() float64 { return pr.paired(p1, p2, q1, q2) }))
 	if ub <= pr.rhs {
 		return ub
+	}
+	if !testNoSplitPaired {
+		ub = min(ub, try(func() float64 { return pr.splitPaired(p1, p2, q1, q2) }))
+		if ub <= pr.rhs {
+			return ub
+		}
 	}
 	if t.s1.inf != 0 || t.s2.inf != 0 || t.t1.inf != 0 || t.t2.inf != 0 {
 		return ub

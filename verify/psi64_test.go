@@ -83,6 +83,7 @@ func TestBounds64AbovePsi(t *testing.T) {
 			bounds := map[string]func() float64{
 				"monotone":     func() float64 { return p64.monotone(p1, p2, q1, q2) },
 				"paired":       func() float64 { return p64.paired(p1, p2, q1, q2) },
+				"splitPaired":  func() float64 { return p64.splitPaired(p1, p2, q1, q2) },
 				"taylor":       func() float64 { return p64.taylor(p1, p2, q1, q2, ms, mt, false) },
 				"taylorPaired": func() float64 { return p64.taylor(p1, p2, q1, q2, ms, mt, true) },
 				"partialP":     func() float64 { return p64.partial(p1, p2, q1, q2, ms, mt, 0) },

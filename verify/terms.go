@@ -1,8 +1,11 @@
 package verify
 
 import (
+	"cmp"
 	"fmt"
+	"math"
 	"math/big"
+	"slices"
 )
 
 // The terms of F. A pieces certificate has one group of n bits sharing c;
@@ -171,6 +174,36 @@ func sides(gs []group, t int) []int8 {
 			out[i] = sideUnknown
 		}
 	})
+	return out
+}
+
+// termOrder returns, for several groups, the terms of each half (halfOf:
+// sideLo and sideUnknown to half 0, sideHi to half 1) from the most
+// G-like to the least: by v_i = log(A_i/A'_i) from largest to smallest
+// for half 0, from smallest to largest for half 1 (v_i in float64 from
+// the groups' c rounded: an order only, which no bound's soundness
+// depends on).
+func termOrder(gs []group, side []int8) [2][]int32 {
+	lam := make([]float64, len(gs))
+	for g, gr := range gs {
+		c, _ := gr.c.Float64()
+		lam[g] = math.Log1p(-c) - math.Log(c)
+	}
+	v := make([]float64, len(side))
+	var out [2][]int32
+	countVectors(gs, func(i int, x []int) {
+		for g, gr := range gs {
+			v[i] += float64(gr.n-2*x[g]) * lam[g]
+		}
+		switch side[i] {
+		case sideLo, sideUnknown:
+			out[0] = append(out[0], int32(i))
+		case sideHi:
+			out[1] = append(out[1], int32(i))
+		}
+	})
+	slices.SortStableFunc(out[0], func(a, b int32) int { return cmp.Compare(v[b], v[a]) })
+	slices.SortStableFunc(out[1], func(a, b int32) int { return cmp.Compare(v[a], v[b]) })
 	return out
 }
 

@@ -15,7 +15,8 @@
 //     and the diagonal band's boxes, if any, partition the band (band.go);
 //  5. psi <= L0 + Tau on every band box (band.go: a Taylor form of order
 //     3 in (s, r = t - s)) and on every tile not inside the band (psi.go):
-//     by the monotone enclosure, or
+//     by the monotone enclosure, the paired one, in float64 the
+//     split-paired one (psi64.go, splitPaired), or
 //     on finite tiles by a second-order Taylor form with the Hessian
 //     enclosed over the tile; a tile that neither closes is split in its
 //     logit coordinates, and its pieces are checked the same way, up to a

@@ -1,0 +1,117 @@
+package verify_test
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/bernamp/bernamp/certfile"
+	"github.com/bernamp/bernamp/certify"
+	"github.com/bernamp/bernamp/verify"
+)
+
+// TestSplitPairedEndToEnd: the solver's certificates at points whose
+// tiles near the diagonal the solver closes by its split-paired
+// enclosure are accepted by the checker, which with its own splitPaired
+// splits no more tiles than without it, and fewer at one point at least
+// (both in the same run; the boxes and times are logged).
+func TestSplitPairedEndToEnd(t *testing.T) {
+	fewer := false
+	for _, p := range []struct {
+		n             int
+		c, alpha, eps float64
+	}{
+		{15, 0.1, 50, 0.1},
+		{2, 0.01, 50, 0.1},
+		{30, 0.4, 500, 0.005},
+	} {
+		t0 := time.Now()
+		f := solverFile(t, p.n, p.c, p.alpha, p.eps)
+		cs := time.Since(t0)
+		check := func(noSplit bool) (verify.Report, time.Duration) {
+			defer verify.SetNoSplitPaired(noSplit)()
+			t0 := time.Now()
+			rep, err := verify.Check(context.Background(), f, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return rep, time.Since(t0)
+		}
+		with, dw := check(false)
+		without, dwo := check(true)
+		t.Logf("%+v: %d tiles (certify %v); with splitPaired %d extra boxes, %d split, %v; without %d extra, %d split, %v",
+			p, len(f.Tiles), cs.Round(time.Millisecond), extraBoxes(with), with.Split, dw.Round(time.Millisecond),
+			extraBoxes(without), without.Split, dwo.Round(time.Millisecond))
+		if !with.Accepted {
+			t.Errorf("%+v: rejected: %s", p, with.Failure)
+		}
+		if with.Split > without.Split {
+			t.Errorf("%+v: %d tiles split with splitPaired, %d without", p, with.Split, without.Split)
+		}
+		fewer = fewer || with.Split < without.Split
+	}
+	if !fewer {
+		t.Error("splitPaired never spared a split")
+	}
+}
+
+// solverFile returns the solver's certificate at (n, c, alpha, eps) with
+// d = n, k = 1 (certify.Certify with a tiling).
+func solverFile(tb testing.TB, n int, c, alpha, eps float64) *certfile.File {
+	tb.Helper()
+	r, err := certify.Certify(context.Background(), n, c, alpha, eps, &certify.Settings{Tiling: true})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	f := r.File(n, 1)
+	if f == nil {
+		tb.Fatalf("(%d, %g, %g, %g): no file (method %s, status %v)", n, c, alpha, eps, r.Method, r.Status)
+	}
+	return f
+}
+
+// extraBoxes returns the boxes that r's check bounded beyond the file's:
+// its tiles outside the band and the band's boxes.
+func extraBoxes(r verify.Report) int { return r.Boxes - (r.Tiles - r.InBand) - r.Band }
+
+// BenchmarkCheckSplitPaired checks the solver's certificates of
+// TestSplitPairedEndToEnd and two honest files of testdata/verify with
+// and without splitPaired (sub-benchmarks side by side), and reports the
+// extra boxes.
+func BenchmarkCheckSplitPaired(b *testing.B) {
+	type file struct {
+		name string
+		f    *certfile.File
+	}
+	var files []file
+	for _, p := range []struct {
+		n             int
+		c, alpha, eps float64
+	}{{15, 0.1, 50, 0.1}, {30, 0.4, 500, 0.005}} {
+		files = append(files, file{fmt.Sprintf("n%d-c%g-alpha%g-eps%g", p.n, p.c, p.alpha, p.eps), solverFile(b, p.n, p.c, p.alpha, p.eps)})
+	}
+	for _, name := range []string{"d1-k1-c0.3-alpha50-eps1.json", "d1000-k1-c0.49-alpha5-eps1.json"} {
+		f, err := certfile.ReadFile("../testdata/verify/" + name)
+		if err != nil {
+			b.Fatal(err)
+		}
+		files = append(files, file{strings.TrimSuffix(name, ".json"), f})
+	}
+	for _, fl := range files {
+		for _, noSplit := range []bool{false, true} {
+			b.Run(fmt.Sprintf("%s/noSplit=%v", fl.name, noSplit), func(b *testing.B) {
+				defer verify.SetNoSplitPaired(noSplit)()
+				var r verify.Report
+				for b.Loop() {
+					var err error
+					if r, err = verify.Check(context.Background(), fl.f, nil); err != nil || !r.Accepted {
+						b.Fatal(r.Failure, err)
+					}
+				}
+				b.ReportMetric(float64(extraBoxes(r)), "extra-boxes")
+			})
+		}
+	}
+}
