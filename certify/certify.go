@@ -1255,19 +1255,35 @@ func (pr *problem) splitPaired(pts []*point) float64 {
 		// piece (u/x >= 21): the half is taken at m = 0, from the
 		// evaluations' sums, with no work per term (as at n = 10^4 near c
 		// = 1/2, half 0 at every p <= 1/2).
-		zMin := math.Inf(1)
+		// Where the window's terms have nearly one e_j (spread below
+		// splitSpreadMin in log e_j, as at n = 10^4 and c = 0.4999), a
+		// split among them gains little: only the ends are taken.
+		zMin, zMax := math.Inf(1), math.Inf(-1)
 		for j := lo; j < hi; j++ {
-			zMin = math.Min(zMin, m.le[j])
+			zMin, zMax = math.Min(zMin, m.le[j]), math.Max(zMax, m.le[j])
 		}
-		if zMin-(xyAt[0].l-xyAt[0].l1) >= splitConstFrom && !testSplitWrongCorner {
-			pre, rest := newSum(), other.f[h][kVal]
+		constLike := zMin-(xyAt[0].l-xyAt[0].l1) >= splitConstFrom
+		if (constLike || zMax-zMin < splitSpreadMin) && !testSplitWrongCorner {
+			tailAt, tailOther := newSum(), newSum()
 			if tail := at.logTail[h][kVal]; !math.IsInf(tail, -1) {
-				pre.add(tail, 0)
+				tailAt.add(tail, 0)
 			}
 			if tail := other.logTail[h][kVal]; !math.IsInf(tail, -1) {
-				rest.add(tail, 0)
+				tailOther.add(tail, 0)
 			}
-			if best[h] = pr.splitCandidate(pre, rest.log(), rest.relErr(), gAt, gOther); math.IsInf(best[h], 1) {
+			all := other.f[h][kVal] // m = 0: every term at the other corner
+			if tail := other.logTail[h][kVal]; !math.IsInf(tail, -1) {
+				all.add(tail, 0)
+			}
+			best[h] = pr.splitCandidate(tailAt, all.log(), all.relErr(), gAt, gOther)
+			if !constLike { // m past the last term: paired's half
+				fx := at.f[h][kVal]
+				if tail := at.logTail[h][kVal]; !math.IsInf(tail, -1) {
+					fx.add(tail, 0)
+				}
+				best[h] = math.Min(best[h], pr.splitCandidate(fx, tailOther.log(), tailOther.relErr(), gAt, gOther))
+			}
+			if math.IsInf(best[h], 1) {
 				return best[h]
 			}
 			continue
@@ -1361,8 +1377,13 @@ func (pr *problem) splitPaired(pts []*point) float64 {
 // 974 at (10^4, 0.495, 20, 50)).
 const splitWindowedFrom = 10
 
-// splitConstFrom: see splitPaired.
-const splitConstFrom = 3
+// splitConstFrom, splitSpreadMin: see splitPaired. Measured at (10^4,
+// 0.4999, 20, 1e-3), where log e_j spreads over 0.3: 17,891 boxes
+// without the split, 17,889 with it at 1.45 times the CPU.
+const (
+	splitConstFrom = 3
+	splitSpreadMin = 1
+)
 
 // splitCandidate returns splitPaired's bound of a half for one split: the
 // paired part's sum pre at the pairing corner (gAt, gOther as in
