@@ -130,8 +130,8 @@ func TestProved(t *testing.T) {
 // pieces nearly cancel G's, the band's difference form (diffThird) takes
 // it from 87,891 boxes to about 17,500; and the two points both surveys
 // left open after that, near the diagonal at large alpha, close by the
-// split pairing (splitPaired): (3342, ...) in 27,222 boxes (182,196
-// before), (397, ...) in 38,378 (open at 400,000 before).
+// split pairing (splitPaired): (3342, ...) in 27,124 boxes (182,196
+// before), (397, ...) in 38,392 (open at 400,000 before).
 func TestSurveyOpenProved(t *testing.T) {
 	for _, p := range []struct {
 		n             int
