@@ -438,11 +438,7 @@ func TestEnclosuresValid(t *testing.T) {
 					continue
 				}
 				for k := range 24 {
-					s, u := s1+(s2-s1)*rng.Float64(), t1+(t2-t1)*rng.Float64()
-					if k < 4 {
-						s, u = [2]float64{s1, s2}[k%2], [2]float64{t1, t2}[k/2]
-					}
-					v, ok := pr.value(pr.m.eval(fromLogit(s), fromLogit(u), 0, false))
+					s, u, v, ok := psiSample(pr, rng, [4]float64{s1, s2, t1, t2}, k)
 					if !ok {
 						continue
 					}
@@ -490,13 +486,8 @@ func TestSplitPairedValid(t *testing.T) {
 				if ub <= target && old > target {
 					closed++
 				}
-
 				for k := range 12 {
-					s, u := s1+w*rng.Float64(), t1+w*rng.Float64()
-					if k < 4 {
-						s, u = [2]float64{s1, s2}[k%2], [2]float64{t1, t2}[k/2]
-					}
-					v, ok := pr.value(pr.m.eval(fromLogit(s), fromLogit(u), 0, false))
+					s, u, v, ok := psiSample(pr, rng, [4]float64{s1, s2, t1, t2}, k)
 					if !ok {
 						continue
 					}
@@ -541,6 +532,18 @@ func TestSplitPairedCloses(t *testing.T) {
 			t.Errorf("box %v: monotone/paired %v, split %v, l0 + tau %v", b, old, ub, target)
 		}
 	}
+}
+
+// psiSample returns the k-th test point of the box b = [s1, s2] x [t1, t2]
+// (its corners for k < 4, else a random point) and psi there, summed over
+// every j (no window).
+func psiSample(pr *problem, rng *rand.Rand, b [4]float64, k int) (s, u float64, v val, ok bool) {
+	s, u = b[0]+(b[1]-b[0])*rng.Float64(), b[2]+(b[3]-b[2])*rng.Float64()
+	if k < 4 {
+		s, u = b[k%2], b[2+k/2]
+	}
+	v, ok = pr.value(pr.m.eval(fromLogit(s), fromLogit(u), 0, false))
+	return s, u, v, ok
 }
 
 // The third derivatives' ranges over a box contain the third derivatives
