@@ -237,6 +237,43 @@ func BenchmarkCertifyDiagonal(b *testing.B) {
 	}
 }
 
+// BenchmarkCertifySplit certifies the points of docs/certificates.md's
+// table of the split pairing without and with it (noSplit), side by side,
+// one core, each under a cap of 30 s of CPU: boxes and CPU of each, and
+// with -v each point's pair of lines.
+func BenchmarkCertifySplit(b *testing.B) {
+	defer func() { noSplit = false }()
+	for b.Loop() {
+		var boxes, cpu [2]float64
+		for _, p := range [][4]float64{
+			{3342, 0.4572, 377.353, 0.003274}, {397, 0.3862, 936.448, 0.001094}, {8, 0.01833, 835.127, 0.002246},
+			{25, 0.1107, 754.48, 0.004478}, {206, 0.3618, 316.361, 0.03103}, {15, 0.1, 50, 0.1}, {2, 0.01, 50, 0.1},
+			{5, 0.01, 50, 0.1}, {15, 0.1, 5, 0.1}, {2, 0.01, 5, 0.1}, {15, 0.3, 50, 0.1}, {4, 0.1, 5, 1},
+		} {
+			line := fmt.Sprintf("n=%g c=%g alpha=%g eps=%g:", p[0], p[1], p[2], p[3])
+			for i, off := range []bool{true, false} {
+				noSplit = off
+				c0 := cpuSeconds()
+				ctx, cancel := cpuCap(c0, 30)
+				r, err := Certify(ctx, int(p[0]), p[1], p[2], p[3], &Settings{MaxBoxes: 400_000})
+				t := cpuSeconds() - c0
+				cancel()
+				if err != nil {
+					b.Fatal(err)
+				}
+				boxes[i] += float64(r.Boxes)
+				cpu[i] += t
+				line += fmt.Sprintf(" | %s %s boxes=%d cpu=%.2fs", []string{"without", "with"}[i], r.Status, r.Boxes, t)
+			}
+			b.Log(line)
+		}
+		b.ReportMetric(boxes[0], "boxes-without")
+		b.ReportMetric(boxes[1], "boxes-with")
+		b.ReportMetric(cpu[0], "cpu-s-without")
+		b.ReportMetric(cpu[1], "cpu-s-with")
+	}
+}
+
 // cpuCap returns a context cancelled once the process has used limit
 // seconds of CPU beyond c0 (polled every 10 ms): a cap that a loaded
 // machine does not shorten.
