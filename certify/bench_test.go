@@ -208,24 +208,14 @@ func BenchmarkCertifyDiagonal(b *testing.B) {
 			for _, alpha := range []float64{10, 100, 1000} {
 				for _, eps := range []float64{1e-3, 0.01, 0.05} {
 					for _, c := range []float64{0.01, 0.1, 0.4, 0.495} {
-						line := fmt.Sprintf("n=%d alpha=%g eps=%g c=%g:", n, alpha, eps, c)
-						for i, off := range []bool{true, false} {
-							diagOff = off
-							c0 := cpuSeconds()
-							ctx, cancel := cpuCap(c0, 5)
-							r, err := Certify(ctx, n, c, alpha, eps, nil)
-							t := cpuSeconds() - c0
-							cancel()
-							if err != nil {
-								b.Fatal(err)
-							}
+						rs, t := offOn(b, &diagOff, [4]float64{float64(n), c, alpha, eps}, nil, 5, [2]string{"before", "after"},
+							fmt.Sprintf("n=%d alpha=%g eps=%g c=%g:", n, alpha, eps, c))
+						for i, r := range rs {
 							if r.Status == Proved {
 								proved[i]++
 							}
-							cpu[i] += t
-							line += fmt.Sprintf(" | %s %s boxes=%d cpu=%.2fs", []string{"before", "after"}[i], r.Status, r.Boxes, t)
+							cpu[i] += t[i]
 						}
-						b.Log(line)
 					}
 				}
 			}
@@ -250,28 +240,40 @@ func BenchmarkCertifySplit(b *testing.B) {
 			{25, 0.1107, 754.48, 0.004478}, {206, 0.3618, 316.361, 0.03103}, {15, 0.1, 50, 0.1}, {2, 0.01, 50, 0.1},
 			{5, 0.01, 50, 0.1}, {15, 0.1, 5, 0.1}, {2, 0.01, 5, 0.1}, {15, 0.3, 50, 0.1}, {4, 0.1, 5, 1},
 		} {
-			line := fmt.Sprintf("n=%g c=%g alpha=%g eps=%g:", p[0], p[1], p[2], p[3])
-			for i, off := range []bool{true, false} {
-				noSplit = off
-				c0 := cpuSeconds()
-				ctx, cancel := cpuCap(c0, 30)
-				r, err := Certify(ctx, int(p[0]), p[1], p[2], p[3], &Settings{MaxBoxes: 400_000})
-				t := cpuSeconds() - c0
-				cancel()
-				if err != nil {
-					b.Fatal(err)
-				}
+			rs, t := offOn(b, &noSplit, p, &Settings{MaxBoxes: 400_000}, 30, [2]string{"without", "with"},
+				fmt.Sprintf("n=%g c=%g alpha=%g eps=%g:", p[0], p[1], p[2], p[3]))
+			for i, r := range rs {
 				boxes[i] += float64(r.Boxes)
-				cpu[i] += t
-				line += fmt.Sprintf(" | %s %s boxes=%d cpu=%.2fs", []string{"without", "with"}[i], r.Status, r.Boxes, t)
+				cpu[i] += t[i]
 			}
-			b.Log(line)
 		}
 		b.ReportMetric(boxes[0], "boxes-without")
 		b.ReportMetric(boxes[1], "boxes-with")
 		b.ReportMetric(cpu[0], "cpu-s-without")
 		b.ReportMetric(cpu[1], "cpu-s-with")
 	}
+}
+
+// offOn certifies p = (n, c, alpha, eps) with the knob *off set, then
+// cleared, each under a cap of limit seconds of CPU, and logs the pair
+// (labels[0] for the first, labels[1] for the second) after head.
+func offOn(b *testing.B, off *bool, p [4]float64, s *Settings, limit float64, labels [2]string, head string) (rs [2]Result, cpu [2]float64) {
+	line := head
+	for i, o := range []bool{true, false} {
+		*off = o
+		c0 := cpuSeconds()
+		ctx, cancel := cpuCap(c0, limit)
+		r, err := Certify(ctx, int(p[0]), p[1], p[2], p[3], s)
+		cpu[i] = cpuSeconds() - c0
+		cancel()
+		if err != nil {
+			b.Fatal(err)
+		}
+		rs[i] = r
+		line += fmt.Sprintf(" | %s %s boxes=%d cpu=%.2fs", labels[i], r.Status, r.Boxes, cpu[i])
+	}
+	b.Log(line)
+	return rs, cpu
 }
 
 // cpuCap returns a context cancelled once the process has used limit
