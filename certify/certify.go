@@ -1182,11 +1182,7 @@ func (pr *problem) paired(pts []*point) float64 {
 		if !finiteAll(f.log(), gAt[2], gOther[2]) {
 			return math.Inf(1)
 		}
-		fx := f
-		if tail := at.logTail[h][kVal]; !math.IsInf(tail, -1) {
-			fx.add(tail, 0)
-		}
-		if l, isNeg := pr.pairHalf(fx, gAt, gOther); isNeg {
+		if l, isNeg := pr.pairHalf(at.halfSum(h), gAt, gOther); isNeg {
 			neg.add(l, 0)
 		} else {
 			pos.add(l, 0)
@@ -1236,10 +1232,7 @@ func (pr *problem) splitPaired(pts []*point) float64 {
 		}
 		// Where every term paired leaves B <= 0, adding a term only
 		// lowered the bound: the half is paired's, with no work per term.
-		if fx := at.f[h][kVal]; !testSplitWrongCorner && finiteAll(fx.log()) {
-			if tail := at.logTail[h][kVal]; !math.IsInf(tail, -1) {
-				fx.add(tail, 0)
-			}
+		if fx := at.halfSum(h); !testSplitWrongCorner && finiteAll(fx.log()) {
 			if l, isNeg := pr.pairHalf(fx, gAt, gOther); isNeg && l < 700 {
 				best[h] = -math.Exp(l)
 				continue
@@ -1264,24 +1257,11 @@ func (pr *problem) splitPaired(pts []*point) float64 {
 		}
 		constLike := zMin-(xyAt[0].l-xyAt[0].l1) >= splitConstFrom
 		if (constLike || zMax-zMin < splitSpreadMin) && !testSplitWrongCorner {
-			tailAt, tailOther := newSum(), newSum()
-			if tail := at.logTail[h][kVal]; !math.IsInf(tail, -1) {
-				tailAt.add(tail, 0)
-			}
-			if tail := other.logTail[h][kVal]; !math.IsInf(tail, -1) {
-				tailOther.add(tail, 0)
-			}
-			all := other.f[h][kVal] // m = 0: every term at the other corner
-			if tail := other.logTail[h][kVal]; !math.IsInf(tail, -1) {
-				all.add(tail, 0)
-			}
-			best[h] = pr.splitCandidate(tailAt, all.log(), all.relErr(), gAt, gOther)
+			all := other.halfSum(h) // m = 0: every term at the other corner
+			best[h] = pr.splitCandidate(at.tailSum(h), all.log(), all.relErr(), gAt, gOther)
 			if !constLike { // m past the last term: paired's half
-				fx := at.f[h][kVal]
-				if tail := at.logTail[h][kVal]; !math.IsInf(tail, -1) {
-					fx.add(tail, 0)
-				}
-				best[h] = math.Min(best[h], pr.splitCandidate(fx, tailOther.log(), tailOther.relErr(), gAt, gOther))
+				none := other.tailSum(h)
+				best[h] = math.Min(best[h], pr.splitCandidate(at.halfSum(h), none.log(), none.relErr(), gAt, gOther))
 			}
 			if math.IsInf(best[h], 1) {
 				return best[h]
@@ -1293,10 +1273,7 @@ func (pr *problem) splitPaired(pts []*point) float64 {
 			pr.splitBuf = make([][2]float64, hi-lo+1)
 		}
 		rest := pr.splitBuf[:hi-lo+1]
-		acc := newSum()
-		if tail := other.logTail[h][kVal]; !math.IsInf(tail, -1) {
-			acc.add(tail, 0)
-		}
+		acc := other.tailSum(h)
 		for j := hi; j >= lo; j-- {
 			if j < hi && j >= other.win[h][0] && j < other.win[h][1] {
 				t, r, _, _ := m.termLog(xyOther, j)
@@ -1313,10 +1290,7 @@ func (pr *problem) splitPaired(pts []*point) float64 {
 		// B stays <= 0, and by about nothing after: the best m is where
 		// B turns positive (mNeg, the last m with B <= 0, or the next),
 		// or an end.
-		paired := newSum()
-		if tail := at.logTail[h][kVal]; !math.IsInf(tail, -1) {
-			paired.add(tail, 0)
-		}
+		paired := at.tailSum(h)
 		if cap(pr.splitPre) < hi-lo+1 {
 			pr.splitPre = make([]sum, hi-lo+1)
 		}
@@ -1405,6 +1379,25 @@ func (pr *problem) splitCandidate(pre sum, lRest, rel float64, gAt, gOther [3]fl
 		x += x * (rel + ulpsOf(lRest, pr.logU) + expUlps*eps64*(math.Abs(lr)+1))
 	}
 	return v + x + combineUlps*eps64*(math.Abs(v)+x)
+}
+
+// tailSum returns a sum holding the bound on the omitted terms of F's
+// half h at t (empty where every j was summed); halfSum, the half's value
+// sum with it.
+func (t *point) tailSum(h int) sum {
+	a := newSum()
+	if tail := t.logTail[h][kVal]; !math.IsInf(tail, -1) {
+		a.add(tail, 0)
+	}
+	return a
+}
+
+func (t *point) halfSum(h int) sum {
+	a := t.f[h][kVal]
+	if tail := t.logTail[h][kVal]; !math.IsInf(tail, -1) {
+		a.add(tail, 0)
+	}
+	return a
 }
 
 // halfArgs returns the arguments of half h at t: (p, q) or (1-p, 1-q).
