@@ -203,6 +203,8 @@ const (
 	kVal   = 0
 	kU     = 1
 	kV     = 2
+	kPP    = 3 // (2, 0)
+	kQQ    = 5 // (0, 2)
 	nKinds = len(kindIJ)
 )
 
