@@ -633,6 +633,13 @@ func (pr *problem) enclose(b *box) float64 {
 	corners := [][2]coord{{p1, q2}, {p2, q1}}
 	if finite {
 		order = maxOrder
+		// Windowed sums form every kind for little more than the value
+		// (addShared): the corners then serve the curvature bound and the
+		// children's Taylor centers as they are (10 to 20% fewer
+		// evaluations at n = 10^4 and 10^6).
+		if pr.m.binom && pr.m.n >= windowFrom {
+			order = orderAll
+		}
 		corners = append(corners, [2]coord{p1, q1}, [2]coord{p2, q2})
 	}
 	at := [][2]float64{{b.s1, b.t2}, {b.s2, b.t1}, {b.s1, b.t1}, {b.s2, b.t2}}

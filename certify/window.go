@@ -442,30 +442,57 @@ func cornerTail(pts []*point, k int) [2]float64 {
 // bound on their relative errors, and e^(top_0 - top_k) per kind with the
 // levels it was computed at.
 type shared struct {
-	x, x1, y, y1 float64 // e^(x.l), e^(x.l1), e^(y.l), e^(y.l1)
-	lx1, ly1     float64 // log(1-x), log(1-y)
-	ok           bool    // x, 1-x, y, 1-y are normal floats or exact zeros
-	ck, ckErr    [nKinds]float64
-	ckAt         [nKinds][2]float64
+	x, x1, y, y1     float64 // e^(x.l), e^(x.l1), e^(y.l), e^(y.l1); 0 below e^linLog
+	lx, lx1, ly, ly1 float64 // their logs
+	ck, ckErr        [nKinds]float64
+	ckAt             [nKinds][2]float64
 }
 
 // linLog is the least log of a part of u or v formed in floats: above it
-// every part is a normal float (e^-700 > 1e-305).
-const linLog = -700
+// every part is a normal float (e^-700 > 1e-305). A part below it is
+// dropped where it is below e^-dropLog of the other part of the same sum
+// (u = x + (1-x) e_j: a relative error under 1e-299, far below an ulp),
+// as at logits of hundreds (q = 1 - e^-1000); elsewhere the term goes
+// through the logs.
+const (
+	linLog  = -700
+	dropLog = 690
+)
 
 func newShared(xy [2]coord) *shared {
 	x, y := xy[0], xy[1]
-	okLog := func(l float64) bool { return math.IsInf(l, -1) || l >= linLog }
+	part := func(l float64) float64 {
+		if l < linLog {
+			return 0
+		}
+		return math.Exp(l)
+	}
 	sh := &shared{
-		x: math.Exp(x.l), x1: math.Exp(x.l1),
-		y: math.Exp(y.l), y1: math.Exp(y.l1),
-		lx1: x.l1, ly1: y.l1,
-		ok: okLog(x.l) && okLog(x.l1) && okLog(y.l) && okLog(y.l1),
+		x: part(x.l), x1: part(x.l1), y: part(y.l), y1: part(y.l1),
+		lx: x.l, lx1: x.l1, ly: y.l, ly1: y.l1,
 	}
 	for k := range sh.ckAt {
 		sh.ckAt[k] = [2]float64{math.NaN(), math.NaN()}
 	}
 	return sh
+}
+
+// linear returns a + b e_j in floats, from a = e^la and b = e^lb (0
+// below e^linLog) and e_j = e^le, and whether it is within one ulp more
+// than its parts' errors of the true sum: every part kept is a normal
+// float (the product too), and a part dropped is below e^-dropLog of the
+// other. (An exact 0, log -Inf, is dropped.)
+func linear(a, la, b, lb, ej, le float64) (float64, bool) {
+	lp := lb + le
+	switch {
+	case la >= linLog && lp >= linLog:
+		return a + b*ej, true
+	case la >= linLog && lp <= la-dropLog:
+		return a, true
+	case lp >= linLog && la <= lp-dropLog:
+		return b * ej, true
+	}
+	return 0, false
 }
 
 // sharedMax bounds 1/u and 1/v on the shared path: their cubes times the
@@ -486,13 +513,10 @@ func (m *model) addShared(pt *point, h int, xy [2]coord, j int, sh *shared) {
 	f := &pt.f[h]
 	f0 := &f[kVal]
 	le := m.le[j]
-	lin := le >= linLog && sh.ok && (sh.x1 == 0 || sh.lx1+le >= linLog) && (sh.y1 == 0 || sh.ly1+le >= linLog)
-	var u, v float64
-	if lin {
-		ej := m.ej[j]
-		u, v = sh.x+sh.x1*ej, sh.y+sh.y1*ej
-		lin = u > 1/sharedMax && v > 1/sharedMax
-	}
+	ej := m.ej[j]
+	u, okU := linear(sh.x, sh.lx, sh.x1, sh.lx1, ej, le)
+	v, okV := linear(sh.y, sh.ly, sh.y1, sh.ly1, ej, le)
+	lin := okU && okV && u > 1/sharedMax && v > 1/sharedMax
 	var t, r, lu, lv, eu, ev float64
 	if lin {
 		// eu, ev: relative errors of u, v, and (with 2 ulps of their

@@ -73,6 +73,12 @@ func windowCases(seed uint64, count int) []windowCase {
 			t = math.Inf(2*rng.IntN(2) - 1)
 		case 2:
 			t = s + rng.NormFloat64()/a // near the diagonal
+		case 3:
+			// Logits of hundreds to thousands: a part of u or v below
+			// e^-700, dropped by addShared or summed through the logs.
+			t = float64(2*rng.IntN(2)-1) * (600 + 4000*rng.Float64())
+		case 4:
+			s = -600 - 4000*rng.Float64()
 		}
 		cs = append(cs, windowCase{n, c, a, s, t})
 	}
