@@ -1549,9 +1549,9 @@ func diff(x, m coord) float64 {
 // with H = hull([s1, s2], [t1, t2]) (logits), B' = [s1, s2] x H and B” =
 // H x [t1, t2], which hold the segments. Where either second derivative
 // is <= 0 on its box the bound is psi_diag itself, whatever the box's
-// size: at small eps psi_diag is within 1e-9 of l0 + tau (at (10^4,
-// 0.4999, 5, 1e-3), 3e-9), which the Taylor forms about a box's center
-// resolve only on boxes that small. psi_diag is bounded from one
+// size: at small eps psi_diag is only just below l0 + tau (3.1e-9 at
+// (10^4, 0.4999, 5, 1e-3), tau 2e-9), which the Taylor forms about a
+// box's center resolve only on small boxes. psi_diag is bounded from one
 // evaluation, at p = q = 1/(1+e).
 func (pr *problem) curvature(b *box) (float64, bool) {
 	lo, hi := math.Min(b.s1, b.t1), math.Max(b.s2, b.t2)
