@@ -254,6 +254,32 @@ func BenchmarkCertifySplit(b *testing.B) {
 	}
 }
 
+// BenchmarkCertifyCurvature certifies points at small eps (n = 10^4 and
+// the grids' neighbourhood) without and with the curvature bound
+// (noCurve), side by side, each under a cap of 30 s of CPU (one core).
+// Reported: the boxes and CPU of each; with -v each point's pair.
+func BenchmarkCertifyCurvature(b *testing.B) {
+	defer func() { noCurve = false }()
+	for b.Loop() {
+		var boxes, cpu [2]float64
+		for _, p := range [][4]float64{
+			{1e4, 0.4999, 5, 1e-3}, {1e4, 0.495, 5, 1e-3}, {1e4, 0.4999, 1.001, 1e-3}, {1e4, 0.495, 1.001, 1e-3},
+			{1e4, 0.4999, 20, 1e-3}, {1e4, 0.4999, 1.001, 1}, {15, 0.1, 5, 0.01}, {2, 0.1, 5, 0.05}, {2, 0.1, 5, 0.1},
+		} {
+			rs, t := offOn(b, &noCurve, p, nil, 30, [2]string{"without", "with"},
+				fmt.Sprintf("n=%g c=%g alpha=%g eps=%g:", p[0], p[1], p[2], p[3]))
+			for i, r := range rs {
+				boxes[i] += float64(r.Boxes)
+				cpu[i] += t[i]
+			}
+		}
+		b.ReportMetric(boxes[0], "boxes-without")
+		b.ReportMetric(boxes[1], "boxes-with")
+		b.ReportMetric(cpu[0], "cpu-s-without")
+		b.ReportMetric(cpu[1], "cpu-s-with")
+	}
+}
+
 // offOn certifies p = (n, c, alpha, eps) with the knob *off set, then
 // cleared, each under a cap of limit seconds of CPU, and logs the pair
 // (labels[0] for the first, labels[1] for the second) after head.

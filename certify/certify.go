@@ -289,9 +289,9 @@ type problem struct {
 	noRelax     bool                  // Fault.NoRelax
 	cache       map[[2]float64]*point // evaluations by their logits (s, t), shared by boxes that meet there (at most cacheMax, then cleared)
 	splitBuf    [][2]float64          // splitPaired's scratch
-	diag        val                   // psi(p, p), the same at every p (curvature), for the multipliers diagAt
-	diagAt      [2]float64
-	splitPre    []sum // splitPaired's scratch
+	splitPre    []sum                 // splitPaired's scratch
+	diag        val                   // psi(p, p), the same at every p (curvature), for the multipliers (k1, k2) = diagAt
+	diagAt      [2]float64            // the multipliers diag was formed for
 }
 
 func newProblem(n int, c, alpha, eps, tol float64) *problem {
@@ -1544,9 +1544,9 @@ func diff(x, m coord) float64 {
 //
 // xi between p and q, xi' between q and p, so over b
 //
-//	psi <= psi_diag + min(max(0, sup_B' psi_qq), max(0, sup_B'' psi_pp)) max (q - p)^2 / 2,
+//	psi <= psi_diag + min(max(0, sup_Bq psi_qq), max(0, sup_Bp psi_pp)) max (q - p)^2 / 2,
 //
-// with H = hull([s1, s2], [t1, t2]) (logits), B' = [s1, s2] x H and B” =
+// with H = hull([s1, s2], [t1, t2]) (logits), Bq = [s1, s2] x H and Bp =
 // H x [t1, t2], which hold the segments. Where either second derivative
 // is <= 0 on its box the bound is psi_diag itself, whatever the box's
 // size: at small eps psi_diag is only just below l0 + tau (3.1e-9 at
@@ -1555,7 +1555,7 @@ func diff(x, m coord) float64 {
 // evaluation, at p = q = 1/(1+e).
 func (pr *problem) curvature(b *box) (float64, bool) {
 	lo, hi := math.Min(b.s1, b.t1), math.Max(b.s2, b.t2)
-	sides := [2][4]float64{{b.s1, b.s2, lo, hi}, {lo, hi, b.t1, b.t2}} // B', B''
+	sides := [2][4]float64{{b.s1, b.s2, lo, hi}, {lo, hi, b.t1, b.t2}} // Bq, Bp
 	if testCurveWrong == curveNoHull {
 		sides[0], sides[1] = [4]float64{b.s1, b.s2, b.t1, b.t2}, [4]float64{b.s1, b.s2, b.t1, b.t2}
 	}
@@ -1595,11 +1595,11 @@ func (pr *problem) diagonalValue() val {
 }
 
 // curveNear says whether the curvature bound is worth its evaluations on
-// b: where B' and B” are at most curveReach times b's sides (plus one
-// logit) across, and psi_diag is within curveMargin |l0| of the target.
-// Farther below it (the paper's grids, eps >= 0.1: 0.6% to 100% of l0)
-// the Taylor forms close the boxes near the diagonal, and of 226,000
-// tries there 837 closed a box.
+// b: where H is at most curveReach times b's longer side (plus one logit)
+// across, and psi_diag is within curveMargin |l0| of the target. Farther
+// below it (the paper's grids, eps >= 0.1: 0.6% to 100% of l0) the
+// Taylor forms close the boxes near the diagonal, and of 226,000 tries
+// there 837 closed a box.
 func (pr *problem) curveNear(b *box) bool {
 	lo, hi := math.Min(b.t1, b.s1), math.Max(b.t2, b.s2)
 	if hi-lo > curveReach*math.Max(b.s2-b.s1, b.t2-b.t1)+1 {
@@ -1615,8 +1615,8 @@ const (
 
 // Test knobs: noCurve turns the curvature bound off (before/after);
 // testCurveWrong makes it deliberately wrong, for TestCurvatureValid to
-// catch: psi_qq's range over b itself rather than B' (curveNoHull), or
-// the remainder dropped (curveNoRemainder).
+// catch: the second derivatives' ranges over b itself rather than Bq and
+// Bp (curveNoHull), or the remainder dropped (curveNoRemainder).
 var (
 	noCurve        = false
 	testCurveWrong = 0
