@@ -40,7 +40,8 @@ type curveProb struct {
 }
 
 // TestCurveAbovePsi checks curve on random tiles near the diagonal (each
-// straddling p = q or within a logit of it, of widths 2^-6 to 1 logit)
+// straddling p = q or within a logit of it, of widths 2^-7 to 2 logits,
+// one in eight far out)
 // against psi at the tile's corners, at random points inside and at a
 // point of the diagonal where the tile meets it, enclosed by the
 // big.Float full sums (psi.go): the bound must be at least psi there.
@@ -48,8 +49,8 @@ type curveProb struct {
 // (windowed from 200, one with the window narrowed to 2^-8 so that the
 // tail carries weight), c in [0.01, 0.4999], alpha in [1.001, 1000], eps
 // in [1e-3, 5]; the solver's at (15, 0.1, 5, 0.01); an honest ranges
-// certificate (two groups). The wrong variants (testCurveWrong: M over
-// the tile instead of B', M for max(0, M)) must each fall below psi
+// certificate (two groups). The wrong variants (testCurveWrong: M' and
+// M” over the tile instead of B' and B”, M for max(0, M)) must each fall below psi
 // somewhere (below the enclosure's lower end: a proved miss), and curve
 // must be finite on most tiles.
 func TestCurveAbovePsi(t *testing.T) {
@@ -97,6 +98,12 @@ func TestCurveAbovePsi(t *testing.T) {
 			w := math.Ldexp(1, -rng.IntN(7))
 			wt := w * math.Ldexp(1, rng.IntN(3)-1)
 			s1 := -30 + 38*rng.Float64()
+			if tiles%8 == 7 { // far out: p below 1e-13 or 1-p below 1e-17
+				s1 = -900 + 870*rng.Float64()
+				if rng.IntN(2) == 1 {
+					s1 = -s1
+				}
+			}
 			t1 := s1 + (wt+2)*rng.Float64() - wt - 1 // t1 + wt > s1 - 1, t1 < s2 + 1
 			s2, t2 := s1+w, t1+wt
 			b := box{fin(s1), fin(s2), fin(t1), fin(t2)}
@@ -162,11 +169,11 @@ func TestCurveAbovePsi(t *testing.T) {
 	}
 }
 
-// TestCurveDiag: diag's enclosure of psi_q(p, p) holds 0, and its
-// enclosure of psi(p, p) is within a few ulps (relative to f, k1 and k2)
-// and meets the big.Float psi at (p, p) (psi.go, the full sums), at
-// logits from -40 to 40, for the solver's multipliers at four points and
-// an honest ranges certificate; psi_q's big.Float enclosure meets diag's.
+// TestCurveDiag: diag's enclosures of psi_q(p, p) and psi_p(p, p) hold
+// 0, and with its enclosure of psi(p, p), within 1e-13 of f + k1 + k2
+// wide, they meet the big.Float ones at (p, p) (psi.go, the full sums),
+// at logits from -40 to 40 (two for n = 10^4), for the solver's
+// multipliers at four points and an honest ranges certificate.
 func TestCurveDiag(t *testing.T) {
 	c2, err := parse(honest(t, rangesTwo))
 	if err != nil {
@@ -187,13 +194,16 @@ func TestCurveDiag(t *testing.T) {
 			}
 			e := end{r: new(big.Rat).SetFloat64(x), f: x, exact: true}
 			p := logistic64(e)
-			value, slope := p64.diag(p, p)
-			if !(slope.lo <= 0 && 0 <= slope.hi) {
-				t.Errorf("n %d, logit %v: psi_q(p, p) enclosure %v without 0", c.n, x, slope)
+			value, fd := p64.diag(p, p)
+			slopes := []fi{fd.mul(p64.oma), fd.mul(p64.a)} // psi_q, psi_p
+			for k, v := range slopes {
+				if !(v.lo <= 0 && 0 <= v.hi) {
+					t.Errorf("n %d, logit %v: slope %d's enclosure %v without 0", c.n, x, k, v)
+				}
 			}
 			px := logistic(e)
-			ref := pr.derivs(px, px, px, px, [][2]int{{0, 0}, {0, 1}})
-			for k, v := range []fi{value, slope} {
+			ref := pr.derivs(px, px, px, px, [][2]int{{0, 0}, {0, 1}, {1, 0}})
+			for k, v := range []fi{value, slopes[0], slopes[1]} {
 				if new(big.Float).SetFloat64(v.hi).Cmp(ref[k].lo) < 0 || new(big.Float).SetFloat64(v.lo).Cmp(ref[k].hi) > 0 {
 					t.Errorf("n %d, logit %v: diag's %v apart from the big.Float [%s, %s]", c.n, x, v, ref[k].lo.Text('g', 17), ref[k].hi.Text('g', 17))
 				}

@@ -1238,7 +1238,7 @@ func (pr *problem64) bound(t box) (ub float64) {
 	// The diagonal-curvature bound before the Taylor forms: it costs
 	// about a third of taylorBoth and closes the large tiles near the
 	// diagonal that they leave.
-	if r1, r2, ok := curveBox(t, p1, p2, q1, q2); ok && !testNoCurve {
+	if r1, r2, ok := curveBox(t, p1, p2, q1, q2); ok && !testNoCurve && pr.curveNear(p1, p2) {
 		ub = min(ub, try(func() float64 { return pr.curve(p1, p2, q1, q2, r1, r2, pr.rhs) }))
 		if ub <= pr.rhs {
 			return ub
