@@ -9,3 +9,11 @@ func SetNoSplitPaired(b bool) (restore func()) {
 	testNoSplitPaired = b
 	return func() { testNoSplitPaired = old }
 }
+
+// SetNoCurve sets testNoCurve (bound does not try curve) and returns a
+// function restoring it, as SetNoSplitPaired (curve_e2e_test.go).
+func SetNoCurve(b bool) (restore func()) {
+	old := testNoCurve
+	testNoCurve = b
+	return func() { testNoCurve = old }
+}

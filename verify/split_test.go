@@ -11,7 +11,7 @@ import (
 // point, with the multipliers as the solver exported them there (inputs
 // of the tests: splitPaired must hold for any multipliers, and the
 // solver's make it tight near the diagonal).
-func solverCert(t *testing.T, n int, c, alpha, eps, l0, l1, l2, tau, logU string) *cert {
+func solverCert(t testing.TB, n int, c, alpha, eps, l0, l1, l2, tau, logU string) *cert {
 	t.Helper()
 	r := func(s string) *big.Rat {
 		x, ok := new(big.Rat).SetString(s)
