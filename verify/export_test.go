@@ -1,5 +1,12 @@
 package verify
 
+import (
+	"context"
+	"math/big"
+
+	"github.com/bernamp/bernamp/certfile"
+)
+
 // SetNoSplitPaired sets testNoSplitPaired (bound does not try
 // splitPaired) and returns a function restoring it: for the external
 // tests (split_e2e_test.go), which compare the checker with and without
@@ -16,4 +23,24 @@ func SetNoCurve(b bool) (restore func()) {
 	old := testNoCurve
 	testNoCurve = b
 	return func() { testNoCurve = old }
+}
+
+// ProveTile proves psi <= L0 + Tau of f's inequality on the tile [s1, s2]
+// x [t1, t2] alone, as Check proves each tile (depth 24, 10,000 extra
+// boxes, 16 in big.Float), with or without the split rule beyond
+// underLogit (noBeyond); it says whether it did and returns the boxes
+// bounded.
+func ProveTile(f *certfile.File, s1, s2, t1, t2 float64, noBeyond bool) (bool, int, error) {
+	defer func(old bool) { testNoBeyond = old }(testNoBeyond)
+	testNoBeyond = noBeyond
+	c, err := parse(f)
+	if err != nil {
+		return false, 0, err
+	}
+	ch := newChecker(c)
+	ch.ctx, ch.maxFallback = context.Background(), 16
+	e := func(x float64) end { return end{r: new(big.Rat).SetFloat64(x), f: x, exact: true} }
+	extra, boxes := 0, 0
+	bad, _ := ch.prove(box{e(s1), e(s2), e(t1), e(t2)}, 24, &extra, 10_000, &boxes)
+	return bad == nil, boxes, nil
 }

@@ -109,6 +109,11 @@ func exactDecimal(s string) (f float64, ok bool) {
 // box is [s1, s2] x [t1, t2] in logit coordinates.
 type box struct{ s1, s2, t1, t2 end }
 
+// finite says whether no end of b is infinite.
+func (b box) finite() bool {
+	return b.s1.inf == 0 && b.s2.inf == 0 && b.t1.inf == 0 && b.t2.inf == 0
+}
+
 func (b box) String() string {
 	return fmt.Sprintf("[%v, %v] x [%v, %v]", b.s1, b.s2, b.t1, b.t2)
 }

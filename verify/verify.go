@@ -489,7 +489,11 @@ func (ch *checker) prove(t box, depth int, extra *int, maxExtra int, boxes *int)
 		return nil, ""
 	}
 	canSplit := depth > 0 && *extra+2 <= maxExtra
-	if near || !canSplit {
+	// A tile beyond underLogit on one side only is split (splitBox)
+	// before big.Float is tried: that costs seconds a tile at n = 10^3,
+	// and float64 closes the halves.
+	flat := !testNoBeyond && t.finite() && beyond(t.s1, t.s2) != beyond(t.t1, t.t2)
+	if (near && !(flat && canSplit)) || !canSplit {
 		ok, bt := ch.bigBound(t)
 		if ok {
 			return nil, ""
@@ -617,6 +621,15 @@ func splitBox(t box) (box, box, bool) {
 		ws := new(big.Rat).Sub(t.s2.r, t.s1.r)
 		wt := new(big.Rat).Sub(t.t2.r, t.t1.r)
 		alongS = ws.Cmp(wt) >= 0
+		// Beyond logit underLogit p (or 1 - p) is below float64's
+		// least number: the enclosures see it as [0, tiny] (and its log),
+		// and halving that side gains nothing. At (10^4, 0.495, 1.001,
+		// 1e-3) the solver's tiles [-1024, -768] x [-10, -8] were split
+		// along s down to [-947, -946] x [-10, -9] and still failed;
+		// halved along t they close.
+		if flatS, flatT := beyond(t.s1, t.s2), beyond(t.t1, t.t2); flatS != flatT && !testNoBeyond {
+			alongS = flatT
+		}
 	}
 	a, b := t, t
 	if alongS {
@@ -627,6 +640,19 @@ func splitBox(t box) (box, box, bool) {
 		a.t2, b.t1 = m, m
 	}
 	return a, b, true
+}
+
+// underLogit: beyond it (|logit| >= 745) e^-|logit| underflows float64.
+// testNoBeyond is a test hook: tiles beyond it are split and tried in
+// big.Float as any other.
+const underLogit = 745
+
+var testNoBeyond bool
+
+// beyond says whether the finite logit range [lo, hi] lies beyond
+// underLogit on one side.
+func beyond(lo, hi end) bool {
+	return hi.r.Cmp(big.NewRat(-underLogit, 1)) <= 0 || lo.r.Cmp(big.NewRat(underLogit, 1)) >= 0
 }
 
 // centerValue returns a lower bound of psi at a point of the finite box t
