@@ -30,14 +30,14 @@ import (
 //	          = psi(q, q) + (p - q) psi_p(q, q) + (p - q)^2/2 psi_pp(xi', q).
 //
 // For a finite tile [s1, s2] x [t1, t2] in logits, with H = [min(s1, t1),
-// max(s2, t2)], the segments lie in B' = [s1, s2] x H and B'' = H x [t1,
-// t2] (the logistic is increasing). So with M' >= psi_qq over B' and M''
-// >= psi_pp over B'' (derivsGT, intersected with pairedThird's enclosure
+// max(s2, t2)], the segments lie in Bq = [s1, s2] x H and Bp = H x [t1,
+// t2] (the logistic is increasing). So with Mq >= psi_qq over Bq and Mp
+// >= psi_pp over Bp (derivsGT, intersected with pairedThird's enclosure
 // when that helps), q - p in [-dm, dp] over the tile, d = max(dm, dp), P
 // = [p1, p2] and Q = [q1, q2],
 //
-//	psi <= max_P psi(p, p) + max ((q - p) psi_q(p, p)) + max(0, M') d^2/2,
-//	psi <= max_Q psi(q, q) + max ((p - q) psi_p(q, q)) + max(0, M'') d^2/2,
+//	psi <= max_P psi(p, p) + max ((q - p) psi_q(p, p)) + max(0, Mq) d^2/2,
+//	psi <= max_Q psi(q, q) + max ((p - q) psi_p(q, q)) + max(0, Mp) d^2/2,
 //
 // every operation rounded up; the least is taken. psi(p, p) is formed
 // from SB, SB', f, k1 and k2 alone (no box enclosure), so that it is
@@ -47,8 +47,8 @@ import (
 // gradient vanishes there, and the second derivatives are small or
 // negative).
 
-// testCurveWrong is a test hook: 1 takes M' and M” over the tile itself
-// instead of B' and B”, 2 takes M instead of max(0, M) (deliberately
+// testCurveWrong is a test hook: 1 takes Mq and Mp over the tile itself
+// instead of Bq and Bp, 2 takes M instead of max(0, M) (deliberately
 // wrong bounds, which tests must catch). testNoCurve: bound does not try
 // curve.
 var (
@@ -102,7 +102,7 @@ func (pr *problem64) diag(p1, p2 coord64) (value, fd fi) {
 
 // curve returns the diagonal-curvature bound of psi on the finite tile
 // with corners p1 <= p2, q1 <= q2, with r1 and r2 the coordinates of
-// min(s1, t1) and max(s2, t2) (H). M' and M” are derivsGT's; when the
+// min(s1, t1) and max(s2, t2) (H). Mq and Mp are derivsGT's; when the
 // bound is then above stop, each that is > 0 is intersected with
 // pairedThird's (which costs about twice as much) and the bound formed
 // again.
@@ -118,7 +118,7 @@ func (pr *problem64) curve(p1, p2, q1, q2, r1, r2 coord64, stop float64) float64
 	type dir struct {
 		x1, x2         coord64 // the diagonal's range
 		off, fac       fi      // the offset (q - p or p - q) and a or 1-a
-		b1, b2, c1, c2 coord64 // B' or B''
+		b1, b2, c1, c2 coord64 // Bq or Bp
 		kind           [2]int
 		base, m        float64
 		gt             []fi

@@ -5,38 +5,37 @@ import (
 	"math"
 	"math/big"
 	"math/rand/v2"
+	"strconv"
 	"testing"
 )
 
-// The solver's multipliers (certify, Settings{Tiling: true}, before its
-// diagonal-curvature enclosure) at points where that enclosure acts.
-func solver4999(t testing.TB) *cert {
-	return solverCert(t, 10000, "0.4999", "5", "0.001",
-		"0.9995991195370898", "0.000200680507077946", "0.00020019995583220638", "2.0000000040000003e-09", "1.6014406902797873e-06")
+// curvePoints are the solver's multipliers (certify, Settings{Tiling:
+// true}: l0, l1, l2, tau and log_u of its files) at points of small eps
+// where its curvature bound acts: n, c, alpha and eps, then the
+// multipliers.
+var curvePoints = map[string][9]string{
+	"(10^4, 0.4999, 5, 1e-3)": {"10000", "0.4999", "5", "0.001",
+		"0.9995991195370898", "0.000200680507077946", "0.00020019995583220638", "2.0000000040000003e-09", "1.6014406902797873e-06"},
+	"(10^4, 0.495, 5, 1e-3)": {"10000", "0.495", "5", "0.001",
+		"0.44877685474670637", "0.4846414538939444", "0.06658169135934924", "2.0000000040000003e-09", "0.002203286671168314"},
+	"(10^4, 0.4999, 1.001, 1e-3)": {"10000", "0.4999", "1.001", "0.001",
+		"0.9996002925919273", "0.0002000933010577634", "0.0001996141070149987", "5.00000000000195e-13", "3.9977621213438397e-10"},
+	"(15, 0.1, 5, 0.01)": {"15", "0.1", "5", "0.01",
+		"0.00011852089912801889", "0.9998406822052983", "4.079689557377764e-05", "2.0000000040000003e-09", "0.039995186655955806"},
 }
 
-func solver495(t testing.TB) *cert {
-	return solverCert(t, 10000, "0.495", "5", "0.001",
-		"0.44877685474670637", "0.4846414538939444", "0.06658169135934924", "2.0000000040000003e-09", "0.002203286671168314")
-}
-
-func solver4999a1(t testing.TB) *cert {
-	return solverCert(t, 10000, "0.4999", "1.001", "0.001",
-		"0.9996002925919273", "0.0002000933010577634", "0.0001996141070149987", "5.00000000000195e-13", "3.9977621213438397e-10")
-}
-
-func solver15s(t testing.TB) *cert {
-	return solverCert(t, 15, "0.1", "5", "0.01",
-		"0.00011852089912801889", "0.9998406822052983", "4.079689557377764e-05", "2.0000000040000003e-09", "0.039995186655955806")
-}
-
-// curveProb is a problem of TestCurveAbovePsi: its certificate, the
-// window's bits and the number of tiles tried.
-type curveProb struct {
-	name  string
-	c     *cert
-	bits  int
-	tiles int
+// solverAt returns the certificate's constants at the named point of
+// curvePoints.
+func solverAt(t testing.TB, name string) *cert {
+	x, ok := curvePoints[name]
+	if !ok {
+		t.Fatalf("no point %s", name)
+	}
+	n, err := strconv.Atoi(x[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	return solverCert(t, n, x[1], x[2], x[3], x[4], x[5], x[6], x[7], x[8])
 }
 
 // TestCurveAbovePsi checks curve on random tiles near the diagonal (each
@@ -49,19 +48,19 @@ type curveProb struct {
 // (windowed from 200, one with the window narrowed to 2^-8 so that the
 // tail carries weight), c in [0.01, 0.4999], alpha in [1.001, 1000], eps
 // in [1e-3, 5]; the solver's at (15, 0.1, 5, 0.01); an honest ranges
-// certificate (two groups). The wrong variants (testCurveWrong: M' and
-// M” over the tile instead of B' and B”, M for max(0, M)) must each fall below psi
+// certificate (two groups). The wrong variants (testCurveWrong: Mq and
+// Mp over the tile instead of Bq and Bp, M for max(0, M)) must each fall below psi
 // somewhere (below the enclosure's lower end: a proved miss), and curve
 // must be finite on most tiles.
 func TestCurveAbovePsi(t *testing.T) {
 	defer func(b int) { windowBits = b }(windowBits)
 	rng := rand.New(rand.NewPCG(11, 2026))
-	probs := []curveProb{{"solver (15, 0.1, 5, 0.01)", solver15s(t), 180, 40}}
+	probs := []splitProb{{"solver (15, 0.1, 5, 0.01)", solverAt(t, "(15, 0.1, 5, 0.01)"), 180, 40}}
 	c2, err := parse(honest(t, rangesTwo))
 	if err != nil {
 		t.Fatal(err)
 	}
-	probs = append(probs, curveProb{"ranges " + rangesTwo, c2, 180, 20})
+	probs = append(probs, splitProb{"ranges " + rangesTwo, c2, 180, 20})
 	ns := []int{1, 2, 3, 5, 8, 15, 30, 60, 100, 150, 199, 250, 700, 3000, 400}
 	for i, n := range ns {
 		c := 0.01 + (0.4999-0.01)*rng.Float64()
@@ -71,12 +70,12 @@ func TestCurveAbovePsi(t *testing.T) {
 		alpha := 1.001 * math.Pow(1000/1.001, rng.Float64())
 		eps := 1e-3 * math.Pow(5e3, rng.Float64())
 		delta := math.Pow(10, -2-6*rng.Float64())
-		pb := curveProb{fmt.Sprintf("made-up (%d, %.6g, %.6g, %.6g)", n, c, alpha, eps), madeUpCert(n, c, alpha, eps, delta), 180, 24}
+		pb := splitProb{fmt.Sprintf("made-up (%d, %.6g, %.6g, %.6g)", n, c, alpha, eps), madeUpCert(n, c, alpha, eps, delta), 180, 24}
 		switch {
 		case n >= 1000:
-			pb.tiles = 3
+			pb.boxes = 3
 		case n >= 200:
-			pb.tiles = 6
+			pb.boxes = 6
 		}
 		if n == 400 {
 			pb.bits, pb.name = 8, pb.name+", window 2^-8"
@@ -94,7 +93,7 @@ func TestCurveAbovePsi(t *testing.T) {
 		if pb.bits == 8 && !p64.windowed() {
 			t.Fatalf("%s: not windowed", pb.name)
 		}
-		for range pb.tiles {
+		for range pb.boxes {
 			w := math.Ldexp(1, -rng.IntN(7))
 			wt := w * math.Ldexp(1, rng.IntN(3)-1)
 			s1 := -30 + 38*rng.Float64()
@@ -179,7 +178,11 @@ func TestCurveDiag(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, c := range []*cert{solver15s(t), solver4999(t), solver495(t), solver4999a1(t), c2} {
+	certs := []*cert{c2}
+	for name := range curvePoints {
+		certs = append(certs, solverAt(t, name))
+	}
+	for _, c := range certs {
 		pr := newProblem(c)
 		p64 := newProblem64(c, new(big.Float), true)
 		scale := pr.f.hi
@@ -222,73 +225,28 @@ func TestCurveDiag(t *testing.T) {
 // while the other bounds are not, so that bound closes them (and does
 // not without curve, testNoCurve). The multipliers are the solver's.
 func TestCurveCloses(t *testing.T) {
-	for _, tc := range []struct {
-		name           string
-		c              *cert
-		s1, s2, t1, t2 float64
-	}{
-		{"(10^4, 0.4999, 5, 1e-3)", solver4999(t), -4, -3.5, -4, -3.5},
-		{"(10^4, 0.4999, 5, 1e-3)", solver4999(t), -8.125, -7.875, -8.25, -7.75},
-		{"(10^4, 0.495, 5, 1e-3)", solver495(t), -8.125, -7.875, -8.125, -7.875},
-		{"(10^4, 0.4999, 1.001, 1e-3)", solver4999a1(t), -4, -3.5, -4, -3.5},
-		{"(15, 0.1, 5, 0.01)", solver15s(t), -8.125, -7.875, -8.125, -7.875},
+	for _, tc := range []closeCase{
+		{"(10^4, 0.4999, 5, 1e-3)", solverAt(t, "(10^4, 0.4999, 5, 1e-3)"), -4, -3.5, -4, -3.5},
+		{"(10^4, 0.4999, 5, 1e-3)", solverAt(t, "(10^4, 0.4999, 5, 1e-3)"), -8.125, -7.875, -8.25, -7.75},
+		{"(10^4, 0.495, 5, 1e-3)", solverAt(t, "(10^4, 0.495, 5, 1e-3)"), -8.125, -7.875, -8.125, -7.875},
+		{"(10^4, 0.4999, 1.001, 1e-3)", solverAt(t, "(10^4, 0.4999, 1.001, 1e-3)"), -4, -3.5, -4, -3.5},
+		{"(15, 0.1, 5, 0.01)", solverAt(t, "(15, 0.1, 5, 0.01)"), -8.125, -7.875, -8.125, -7.875},
 	} {
-		rhs := ratIval(new(big.Rat).Add(tc.c.l0, tc.c.tau)).lo
-		pr := newProblem64(tc.c, rhs, true)
-		fin := func(x float64) end { return end{r: new(big.Rat).SetFloat64(x), f: x, exact: true} }
-		b := box{fin(tc.s1), fin(tc.s2), fin(tc.t1), fin(tc.t2)}
-		p1, p2, q1, q2 := logistic64(b.s1), logistic64(b.s2), logistic64(b.t1), logistic64(b.t2)
-		ms, mt := logistic64(midEnd(b.s1, b.s2)), logistic64(midEnd(b.t1, b.t2))
-		r1, r2, ok := curveBox(b, p1, p2, q1, q2)
-		if !ok {
-			t.Errorf("%s: %v not tried", tc.name, b)
-		}
-		cv := try(func() float64 { return pr.curve(p1, p2, q1, q2, r1, r2, math.Inf(-1)) })
-		t.Logf("%s: tile [%v, %v] x [%v, %v]: curve %.17g, L0 + Tau %.17g", tc.name, tc.s1, tc.s2, tc.t1, tc.t2, cv, pr.rhs)
-		if !(cv <= pr.rhs) {
-			t.Errorf("%s: curve %.17g above L0 + Tau %.17g", tc.name, cv, pr.rhs)
-		}
-		for _, nf := range []struct {
-			name string
-			f    func() float64
-		}{
-			{"monotone", func() float64 { return pr.monotone(p1, p2, q1, q2) }},
-			{"paired", func() float64 { return pr.paired(p1, p2, q1, q2) }},
-			{"splitPaired", func() float64 { return pr.splitPaired(p1, p2, q1, q2) }},
-			{"taylor", func() float64 { return pr.taylor(p1, p2, q1, q2, ms, mt, false) }},
-			{"taylorPaired", func() float64 { return pr.taylor(p1, p2, q1, q2, ms, mt, true) }},
-			{"partialP", func() float64 { return pr.partial(p1, p2, q1, q2, ms, mt, 0) }},
-			{"partialQ", func() float64 { return pr.partial(p1, p2, q1, q2, ms, mt, 1) }},
-		} {
-			ub := try(nf.f)
-			t.Logf("%s: %s %.17g (L0 + Tau %+.3g)", tc.name, nf.name, ub, ub-pr.rhs)
-			if ub <= pr.rhs {
-				t.Errorf("%s: %s closes the tile too (%.17g): the case does not show curve", tc.name, nf.name, ub)
-			}
-		}
-		if ub := pr.bound(b); !(ub <= pr.rhs) {
-			t.Errorf("%s: bound %.17g above L0 + Tau", tc.name, ub)
-		}
-		func() {
-			defer func(b bool) { testNoCurve = b }(testNoCurve)
-			testNoCurve = true
-			if ub := pr.bound(b); ub <= pr.rhs {
-				t.Errorf("%s: bound without curve %.17g closes the tile", tc.name, ub)
-			}
-		}()
+		closesAlone(t, tc, "curve", &testNoCurve)
 	}
 }
 
-// BenchmarkCurveTile: the cost of one tile's bounds, side by side.
+// BenchmarkCurveTile: the cost of one tile's bounds, side by side (curve
+// with both directions and pairedThird where M > 0; bound as the
+// checker runs it, curve closing the tile).
 func BenchmarkCurveTile(b *testing.B) {
-	t := b
 	for _, tc := range []struct {
 		name           string
 		c              *cert
 		s1, s2, t1, t2 float64
 	}{
-		{"n10000", solver4999(t), -4, -3.5, -4, -3.5},
-		{"n15", solver15s(t), -8.125, -7.875, -8.125, -7.875},
+		{"n10000", solverAt(b, "(10^4, 0.4999, 5, 1e-3)"), -4, -3.5, -4, -3.5},
+		{"n15", solverAt(b, "(15, 0.1, 5, 0.01)"), -8.125, -7.875, -8.125, -7.875},
 	} {
 		rhs := ratIval(new(big.Rat).Add(tc.c.l0, tc.c.tau)).lo
 		pr := newProblem64(tc.c, rhs, true)

@@ -81,28 +81,49 @@ func extraBoxes(r verify.Report) int { return r.Boxes - (r.Tiles - r.InBand) - r
 // and without splitPaired (sub-benchmarks side by side), and reports the
 // extra boxes.
 func BenchmarkCheckSplitPaired(b *testing.B) {
-	type file struct {
-		name string
-		f    *certfile.File
+	files := benchFiles(b, []benchPoint{{15, 0.1, 50, 0.1}, {30, 0.4, 500, 0.005}},
+		"d1-k1-c0.3-alpha50-eps1.json", "d1000-k1-c0.49-alpha5-eps1.json")
+	benchOffOn(b, files, "noSplit", verify.SetNoSplitPaired)
+}
+
+// benchPoint is a point (n, c, alpha, eps) of the solver's certificates
+// with d = n, k = 1.
+type benchPoint struct {
+	n             int
+	c, alpha, eps float64
+}
+
+// benchFile is a certificate of a side-by-side benchmark, by name.
+type benchFile struct {
+	name string
+	f    *certfile.File
+}
+
+// benchFiles returns the solver's certificates at the points and the
+// named honest files of testdata/verify.
+func benchFiles(b *testing.B, pts []benchPoint, names ...string) []benchFile {
+	var files []benchFile
+	for _, p := range pts {
+		files = append(files, benchFile{fmt.Sprintf("n%d-c%g-alpha%g-eps%g", p.n, p.c, p.alpha, p.eps), solverFile(b, p.n, p.c, p.alpha, p.eps)})
 	}
-	var files []file
-	for _, p := range []struct {
-		n             int
-		c, alpha, eps float64
-	}{{15, 0.1, 50, 0.1}, {30, 0.4, 500, 0.005}} {
-		files = append(files, file{fmt.Sprintf("n%d-c%g-alpha%g-eps%g", p.n, p.c, p.alpha, p.eps), solverFile(b, p.n, p.c, p.alpha, p.eps)})
-	}
-	for _, name := range []string{"d1-k1-c0.3-alpha50-eps1.json", "d1000-k1-c0.49-alpha5-eps1.json"} {
+	for _, name := range names {
 		f, err := certfile.ReadFile("../testdata/verify/" + name)
 		if err != nil {
 			b.Fatal(err)
 		}
-		files = append(files, file{strings.TrimSuffix(name, ".json"), f})
+		files = append(files, benchFile{strings.TrimSuffix(name, ".json"), f})
 	}
+	return files
+}
+
+// benchOffOn checks each file with a bound of the checker on and off
+// (set, a Set hook of export_test.go, named knob; sub-benchmarks side by
+// side) and reports the extra boxes and the tiles split.
+func benchOffOn(b *testing.B, files []benchFile, knob string, set func(bool) func()) {
 	for _, fl := range files {
-		for _, noSplit := range []bool{false, true} {
-			b.Run(fmt.Sprintf("%s/noSplit=%v", fl.name, noSplit), func(b *testing.B) {
-				defer verify.SetNoSplitPaired(noSplit)()
+		for _, off := range []bool{false, true} {
+			b.Run(fmt.Sprintf("%s/%s=%v", fl.name, knob, off), func(b *testing.B) {
+				defer set(off)()
 				var r verify.Report
 				for b.Loop() {
 					var err error
@@ -111,6 +132,7 @@ func BenchmarkCheckSplitPaired(b *testing.B) {
 					}
 				}
 				b.ReportMetric(float64(extraBoxes(r)), "extra-boxes")
+				b.ReportMetric(float64(r.Split), "split")
 			})
 		}
 	}

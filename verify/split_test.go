@@ -52,8 +52,9 @@ func madeUpCert(n int, c, alpha, eps, delta float64) *cert {
 		l0: r(delta / 4), l1: r(1 - delta), l2: r(delta / 2), tau: new(big.Rat), logU: r((alpha - 1) * eps)}
 }
 
-// splitProb is a problem of TestSplitPairedAbovePsi: its certificate,
-// the window's bits and the number of boxes tried.
+// splitProb is a problem of TestSplitPairedAbovePsi and
+// TestCurveAbovePsi: its certificate, the window's bits and the number of
+// boxes tried.
 type splitProb struct {
 	name  string
 	c     *cert
@@ -167,14 +168,10 @@ func TestSplitPairedAbovePsi(t *testing.T) {
 
 // TestSplitPairedCloses: on boxes near the diagonal that the solver
 // closes by its split-paired enclosure, the checker's splitPaired is at
-// most L0 + Tau while monotone, paired and the Taylor forms are not (so
-// bound closes them without a split, and only through splitPaired).
+// most L0 + Tau while the other bounds are not (so bound closes them
+// without a split, and only through splitPaired).
 func TestSplitPairedCloses(t *testing.T) {
-	for _, tc := range []struct {
-		name           string
-		c              *cert
-		s1, s2, t1, t2 float64
-	}{
+	for _, tc := range []closeCase{
 		{"(3342, 0.4572, 377.353, 0.003274)", solver3342(t), -2.3125, -2.28125, -2.25, -2.21875},
 		{"(3342, 0.4572, 377.353, 0.003274)", solver3342(t), -42.25, -42.21875, -42.3125, -42.28125},
 		// Tiles of the solver's certificate at (15, 0.1, 50, 0.1).
@@ -183,40 +180,60 @@ func TestSplitPairedCloses(t *testing.T) {
 		{"(15, 0.1, 50, 0.1)", solver15(t), -12, -10, -10, -8},
 		{"(15, 0.1, 50, 0.1)", solver15(t), -27, -26, -28, -27},
 	} {
-		rhs := ratIval(new(big.Rat).Add(tc.c.l0, tc.c.tau)).lo
-		pr := newProblem64(tc.c, rhs, true)
-		fin := func(x float64) end { return end{r: new(big.Rat).SetFloat64(x), f: x, exact: true} }
-		b := box{fin(tc.s1), fin(tc.s2), fin(tc.t1), fin(tc.t2)}
-		p1, p2, q1, q2 := logistic64(b.s1), logistic64(b.s2), logistic64(b.t1), logistic64(b.t2)
-		ms, mt := logistic64(midEnd(b.s1, b.s2)), logistic64(midEnd(b.t1, b.t2))
-		sp := try(func() float64 { return pr.splitPaired(p1, p2, q1, q2) })
-		t.Logf("%s: box [%v, %v] x [%v, %v]: splitPaired %.6g against L0 + Tau %.6g", tc.name, tc.s1, tc.s2, tc.t1, tc.t2, sp, pr.rhs)
-		if !(sp <= pr.rhs) {
-			t.Errorf("%s: splitPaired %.17g above L0 + Tau %.17g", tc.name, sp, pr.rhs)
+		closesAlone(t, tc, "splitPaired", &testNoSplitPaired)
+	}
+}
+
+// closeCase is a box [s1, s2] x [t1, t2] of a problem (named).
+type closeCase struct {
+	name           string
+	c              *cert
+	s1, s2, t1, t2 float64
+}
+
+// closesAlone checks that the bound named only is at most L0 + Tau on the
+// box while each of the others (monotone, paired, splitPaired, the
+// Taylor forms, partial, curve) is above it, and that bound closes the
+// box, but not with *off set (the hook that turns only off in bound).
+func closesAlone(t *testing.T, tc closeCase, only string, off *bool) {
+	t.Helper()
+	rhs := ratIval(new(big.Rat).Add(tc.c.l0, tc.c.tau)).lo
+	pr := newProblem64(tc.c, rhs, true)
+	fin := func(x float64) end { return end{r: new(big.Rat).SetFloat64(x), f: x, exact: true} }
+	b := box{fin(tc.s1), fin(tc.s2), fin(tc.t1), fin(tc.t2)}
+	p1, p2, q1, q2 := logistic64(b.s1), logistic64(b.s2), logistic64(b.t1), logistic64(b.t2)
+	ms, mt := logistic64(midEnd(b.s1, b.s2)), logistic64(midEnd(b.t1, b.t2))
+	r1, r2, _ := curveBox(b, p1, p2, q1, q2)
+	bounds := []struct {
+		name string
+		f    func() float64
+	}{
+		{"monotone", func() float64 { return pr.monotone(p1, p2, q1, q2) }},
+		{"paired", func() float64 { return pr.paired(p1, p2, q1, q2) }},
+		{"splitPaired", func() float64 { return pr.splitPaired(p1, p2, q1, q2) }},
+		{"taylor", func() float64 { return pr.taylor(p1, p2, q1, q2, ms, mt, false) }},
+		{"taylorPaired", func() float64 { return pr.taylor(p1, p2, q1, q2, ms, mt, true) }},
+		{"partialP", func() float64 { return pr.partial(p1, p2, q1, q2, ms, mt, 0) }},
+		{"partialQ", func() float64 { return pr.partial(p1, p2, q1, q2, ms, mt, 1) }},
+		{"curve", func() float64 { return pr.curve(p1, p2, q1, q2, r1, r2, math.Inf(-1)) }},
+	}
+	for _, nf := range bounds {
+		ub := try(nf.f)
+		t.Logf("%s: box [%v, %v] x [%v, %v]: %s %.17g (L0 + Tau %+.3g)", tc.name, tc.s1, tc.s2, tc.t1, tc.t2, nf.name, ub, ub-pr.rhs)
+		switch {
+		case nf.name == only && !(ub <= pr.rhs):
+			t.Errorf("%s: %s %.17g above L0 + Tau %.17g", tc.name, only, ub, pr.rhs)
+		case nf.name != only && ub <= pr.rhs:
+			t.Errorf("%s: %s closes the box too (%.17g): the case does not show %s", tc.name, nf.name, ub, only)
 		}
-		for name, f := range map[string]func() float64{
-			"monotone":     func() float64 { return pr.monotone(p1, p2, q1, q2) },
-			"paired":       func() float64 { return pr.paired(p1, p2, q1, q2) },
-			"taylor":       func() float64 { return pr.taylor(p1, p2, q1, q2, ms, mt, false) },
-			"taylorPaired": func() float64 { return pr.taylor(p1, p2, q1, q2, ms, mt, true) },
-			"partialP":     func() float64 { return pr.partial(p1, p2, q1, q2, ms, mt, 0) },
-			"partialQ":     func() float64 { return pr.partial(p1, p2, q1, q2, ms, mt, 1) },
-		} {
-			ub := try(f)
-			t.Logf("%s: %s %.6g", tc.name, name, ub)
-			if ub <= pr.rhs {
-				t.Errorf("%s: %s closes the box too (%.17g): the case does not show splitPaired", tc.name, name, ub)
-			}
-		}
-		if ub := pr.bound(b); !(ub <= pr.rhs) {
-			t.Errorf("%s: bound %.17g above L0 + Tau", tc.name, ub)
-		}
-		defer func(b bool) { testNoSplitPaired = b }(testNoSplitPaired)
-		testNoSplitPaired = true
-		if ub := pr.bound(b); ub <= pr.rhs {
-			t.Errorf("%s: bound without splitPaired %.17g closes the box", tc.name, ub)
-		}
-		testNoSplitPaired = false
+	}
+	if ub := pr.bound(b); !(ub <= pr.rhs) {
+		t.Errorf("%s: bound %.17g above L0 + Tau", tc.name, ub)
+	}
+	defer func(v bool) { *off = v }(*off)
+	*off = true
+	if ub := pr.bound(b); ub <= pr.rhs {
+		t.Errorf("%s: bound without %s %.17g closes the box", tc.name, only, ub)
 	}
 }
 
