@@ -232,26 +232,11 @@ func BenchmarkCertifyDiagonal(b *testing.B) {
 // one core, each under a cap of 30 s of CPU: boxes and CPU of each, and
 // with -v each point's pair of lines.
 func BenchmarkCertifySplit(b *testing.B) {
-	defer func() { noSplit = false }()
-	for b.Loop() {
-		var boxes, cpu [2]float64
-		for _, p := range [][4]float64{
-			{3342, 0.4572, 377.353, 0.003274}, {397, 0.3862, 936.448, 0.001094}, {8, 0.01833, 835.127, 0.002246},
-			{25, 0.1107, 754.48, 0.004478}, {206, 0.3618, 316.361, 0.03103}, {15, 0.1, 50, 0.1}, {2, 0.01, 50, 0.1},
-			{5, 0.01, 50, 0.1}, {15, 0.1, 5, 0.1}, {2, 0.01, 5, 0.1}, {15, 0.3, 50, 0.1}, {4, 0.1, 5, 1},
-		} {
-			rs, t := offOn(b, &noSplit, p, &Settings{MaxBoxes: 400_000}, 30, [2]string{"without", "with"},
-				fmt.Sprintf("n=%g c=%g alpha=%g eps=%g:", p[0], p[1], p[2], p[3]))
-			for i, r := range rs {
-				boxes[i] += float64(r.Boxes)
-				cpu[i] += t[i]
-			}
-		}
-		b.ReportMetric(boxes[0], "boxes-without")
-		b.ReportMetric(boxes[1], "boxes-with")
-		b.ReportMetric(cpu[0], "cpu-s-without")
-		b.ReportMetric(cpu[1], "cpu-s-with")
-	}
+	withWithout(b, &noSplit, &Settings{MaxBoxes: 400_000}, [][4]float64{
+		{3342, 0.4572, 377.353, 0.003274}, {397, 0.3862, 936.448, 0.001094}, {8, 0.01833, 835.127, 0.002246},
+		{25, 0.1107, 754.48, 0.004478}, {206, 0.3618, 316.361, 0.03103}, {15, 0.1, 50, 0.1}, {2, 0.01, 50, 0.1},
+		{5, 0.01, 50, 0.1}, {15, 0.1, 5, 0.1}, {2, 0.01, 5, 0.1}, {15, 0.3, 50, 0.1}, {4, 0.1, 5, 1},
+	})
 }
 
 // BenchmarkCertifyCurvature certifies points at small eps (n = 10^4 and
@@ -259,14 +244,21 @@ func BenchmarkCertifySplit(b *testing.B) {
 // (noCurve), side by side, each under a cap of 30 s of CPU (one core).
 // Reported: the boxes and CPU of each; with -v each point's pair.
 func BenchmarkCertifyCurvature(b *testing.B) {
-	defer func() { noCurve = false }()
+	withWithout(b, &noCurve, nil, [][4]float64{
+		{1e4, 0.4999, 5, 1e-3}, {1e4, 0.495, 5, 1e-3}, {1e4, 0.4999, 1.001, 1e-3}, {1e4, 0.495, 1.001, 1e-3},
+		{1e4, 0.4999, 20, 1e-3}, {1e4, 0.4999, 1.001, 1}, {15, 0.1, 5, 0.01}, {2, 0.1, 5, 0.05}, {2, 0.1, 5, 0.1},
+	})
+}
+
+// withWithout runs offOn (cap 30 s of CPU) at each point with the knob
+// *off set and cleared, and reports the boxes and CPU summed over the
+// points for each.
+func withWithout(b *testing.B, off *bool, s *Settings, pts [][4]float64) {
+	defer func() { *off = false }()
 	for b.Loop() {
 		var boxes, cpu [2]float64
-		for _, p := range [][4]float64{
-			{1e4, 0.4999, 5, 1e-3}, {1e4, 0.495, 5, 1e-3}, {1e4, 0.4999, 1.001, 1e-3}, {1e4, 0.495, 1.001, 1e-3},
-			{1e4, 0.4999, 20, 1e-3}, {1e4, 0.4999, 1.001, 1}, {15, 0.1, 5, 0.01}, {2, 0.1, 5, 0.05}, {2, 0.1, 5, 0.1},
-		} {
-			rs, t := offOn(b, &noCurve, p, nil, 30, [2]string{"without", "with"},
+		for _, p := range pts {
+			rs, t := offOn(b, off, p, s, 30, [2]string{"without", "with"},
 				fmt.Sprintf("n=%g c=%g alpha=%g eps=%g:", p[0], p[1], p[2], p[3]))
 			for i, r := range rs {
 				boxes[i] += float64(r.Boxes)
