@@ -1,7 +1,6 @@
 package verify_test
 
 import (
-	"context"
 	"testing"
 	"time"
 
@@ -33,17 +32,9 @@ func TestCurveEndToEnd(t *testing.T) {
 		t0 := time.Now()
 		f := solverFile(t, p.n, p.c, p.alpha, p.eps)
 		cs := time.Since(t0)
-		check := func(noCurve bool) (verify.Report, time.Duration) {
-			defer verify.SetNoCurve(noCurve)()
-			t0 := time.Now()
-			rep, err := verify.Check(context.Background(), f, &verify.Options{MaxExtra: curveBudget})
-			if err != nil {
-				t.Fatal(err)
-			}
-			return rep, time.Since(t0)
-		}
-		with, dw := check(false)
-		without, dwo := check(true)
+		o := &verify.Options{MaxExtra: curveBudget}
+		with, dw := checkOff(t, f, verify.SetNoCurve, false, o)
+		without, dwo := checkOff(t, f, verify.SetNoCurve, true, o)
 		t.Logf("%+v: %d tiles (certify %v); with curve %d extra boxes, %d split, %v; without, accepted %v after %v",
 			p, len(f.Tiles), cs.Round(time.Millisecond), extraBoxes(with), with.Split, dw.Round(time.Millisecond),
 			without.Accepted, dwo.Round(time.Millisecond))

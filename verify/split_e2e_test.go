@@ -30,17 +30,8 @@ func TestSplitPairedEndToEnd(t *testing.T) {
 		t0 := time.Now()
 		f := solverFile(t, p.n, p.c, p.alpha, p.eps)
 		cs := time.Since(t0)
-		check := func(noSplit bool) (verify.Report, time.Duration) {
-			defer verify.SetNoSplitPaired(noSplit)()
-			t0 := time.Now()
-			rep, err := verify.Check(context.Background(), f, nil)
-			if err != nil {
-				t.Fatal(err)
-			}
-			return rep, time.Since(t0)
-		}
-		with, dw := check(false)
-		without, dwo := check(true)
+		with, dw := checkOff(t, f, verify.SetNoSplitPaired, false, nil)
+		without, dwo := checkOff(t, f, verify.SetNoSplitPaired, true, nil)
 		t.Logf("%+v: %d tiles (certify %v); with splitPaired %d extra boxes, %d split, %v; without %d extra, %d split, %v",
 			p, len(f.Tiles), cs.Round(time.Millisecond), extraBoxes(with), with.Split, dw.Round(time.Millisecond),
 			extraBoxes(without), without.Split, dwo.Round(time.Millisecond))
@@ -55,6 +46,20 @@ func TestSplitPairedEndToEnd(t *testing.T) {
 	if !fewer {
 		t.Error("splitPaired never spared a split")
 	}
+}
+
+// checkOff checks f with a checker knob (set: SetNoSplitPaired,
+// SetNoCurve) at off, restored after, and returns the report and the
+// check's time.
+func checkOff(t *testing.T, f *certfile.File, set func(bool) func(), off bool, o *verify.Options) (verify.Report, time.Duration) {
+	t.Helper()
+	defer set(off)()
+	t0 := time.Now()
+	rep, err := verify.Check(context.Background(), f, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rep, time.Since(t0)
 }
 
 // solverFile returns the solver's certificate at (n, c, alpha, eps) with
