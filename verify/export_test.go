@@ -7,22 +7,26 @@ import (
 	"github.com/bernamp/bernamp/certfile"
 )
 
-// SetNoSplitPaired sets testNoSplitPaired (bound does not try
-// splitPaired) and returns a function restoring it: for the external
-// tests (split_e2e_test.go), which compare the checker with and without
-// it on the solver's own certificates.
-func SetNoSplitPaired(b bool) (restore func()) {
-	old := testNoSplitPaired
-	testNoSplitPaired = b
-	return func() { testNoSplitPaired = old }
-}
+// The Set hooks set a test knob of the checker and return a function
+// restoring it: for the external tests, which compare the checker with
+// and without a bound or rule on the solver's own certificates.
 
-// SetNoCurve sets testNoCurve (bound does not try curve) and returns a
-// function restoring it, as SetNoSplitPaired (curve_e2e_test.go).
-func SetNoCurve(b bool) (restore func()) {
-	old := testNoCurve
-	testNoCurve = b
-	return func() { testNoCurve = old }
+// SetNoSplitPaired sets testNoSplitPaired: bound does not try splitPaired
+// (split_e2e_test.go).
+func SetNoSplitPaired(b bool) (restore func()) { return setKnob(&testNoSplitPaired, b) }
+
+// SetNoCurve sets testNoCurve: bound does not try curve
+// (curve_e2e_test.go).
+func SetNoCurve(b bool) (restore func()) { return setKnob(&testNoCurve, b) }
+
+// SetNoFloatSplit sets testNoFloatSplit: prove tries big.Float on a near
+// tile without halving it in float64 first (floatsplit_test.go).
+func SetNoFloatSplit(b bool) (restore func()) { return setKnob(&testNoFloatSplit, b) }
+
+func setKnob(k *bool, b bool) (restore func()) {
+	old := *k
+	*k = b
+	return func() { *k = old }
 }
 
 // ProveTile proves psi <= L0 + Tau of f's inequality on the tile [s1, s2]
@@ -38,7 +42,7 @@ func ProveTile(f *certfile.File, s1, s2, t1, t2 float64, noBeyond bool) (bool, i
 		return false, 0, err
 	}
 	ch := newChecker(c)
-	ch.ctx, ch.maxFallback = context.Background(), 16
+	ch.ctx, ch.maxFallback, ch.floatLeft = context.Background(), 16, floatSplitBoxes
 	e := func(x float64) end { return end{r: new(big.Rat).SetFloat64(x), f: x, exact: true} }
 	extra, boxes := 0, 0
 	bad, _ := ch.prove(box{e(s1), e(s2), e(t1), e(t2)}, 24, &extra, 10_000, &boxes)
