@@ -6,18 +6,19 @@ import (
 	"github.com/bernamp/bernamp/verify"
 )
 
-// TestBeyondUnderflow: at (10^4, 0.495, 1.001, 1e-3) the solver closes
-// the tile [-1024, -768] x [-10, -8] (p below e^-768, which float64 does
-// not hold) in one box. The checker proves it in 7 boxes by halving t
-// (splitBox's rule beyond underLogit); halving the wider side, s, as
-// before, it took 3,929 boxes for this tile alone, and over the whole
-// file it ran out of its budgets at [-947, -946] x [-10, -9] and rejected
-// the certificate (Post fell back to the closed form there).
+// TestBeyondUnderflow: at (10^4, 0.495, 1.001, 1e-3) a tile with p below
+// e^-768 (which float64 does not hold) that must be split is halved along
+// t (splitBox's rule beyond underLogit): [-1024, -768] x [-12, -4], four
+// of the solver's tiles in one, takes 7 boxes; halving the wider side, s,
+// gains nothing there and took 1,023 (measured). Before the checker's
+// partial form held at such corners (TestPartialFarEdge), the solver's
+// own tile [-1024, -768] x [-10, -8] took 3,929 boxes that way, and the
+// check ran out of its budgets and rejected the certificate.
 func TestBeyondUnderflow(t *testing.T) {
 	f := solverFile(t, 10000, 0.495, 1.001, 1e-3)
 	var boxes [2]int
 	for i, noBeyond := range []bool{false, true} {
-		ok, b, err := verify.ProveTile(f, -1024, -768, -10, -8, noBeyond)
+		ok, b, err := verify.ProveTile(f, -1024, -768, -12, -4, noBeyond)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -1169,9 +1169,14 @@ func (pr *problem64) partial(p1, p2, q1, q2, ms, mt coord64, axis int) float64 {
 	a0 := min(pr.monotone(s1, s2, t1, t2), pr.paired(s1, s2, t1, t2))
 	ranges := func(a1, a2, b1, b2 coord64, ks [][2]int) []fi {
 		r, gt := pr.derivsGT(a1, a2, b1, b2, ks)
-		for k, x := range pr.pairedThird(a1, a2, b1, b2, ks, gt) {
-			r[k] = fi{max(r[k].lo, x.lo), min(r[k].hi, x.hi)}
-		}
+		// pairedThird only narrows them: where it has no bound (a corner
+		// whose p^(a-i) underflows, as at logit -1024), derivsGT's stand.
+		try(func() float64 {
+			for k, x := range pr.pairedThird(a1, a2, b1, b2, ks, gt) {
+				r[k] = fi{max(r[k].lo, x.lo), min(r[k].hi, x.hi)}
+			}
+			return 0
+		})
 		return r
 	}
 	seg := ranges(s1, s2, t1, t2, kinds[:2])

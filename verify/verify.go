@@ -507,9 +507,9 @@ func (ch *checker) prove(t box, depth int, extra *int, maxExtra int, boxes *int)
 	// floatSplitLevels deep within floatSplitBoxes: where its parts
 	// close, that is far cheaper than big.Float, which costs seconds a
 	// tile at n = 10^3 and often fails on them anyway (measured at (1000,
-	// 0.49, 1.001, 1e-3): 20 tiles in big.Float, 73 s, against 1,608 float64
-	// boxes, 14 s). A try that fails costs at most floatSplitBoxes float64
-	// bounds for the whole tile and proves nothing.
+	// 0.49, 1.001, 1e-3): 6 tiles, all failing in big.Float, 16.7 s for
+	// the check, against 3.2 s halved). A try that fails costs at most
+	// floatSplitBoxes float64 bounds for the whole tile and proves nothing.
 	// Only where big.Float is the alternative (else the tile is split
 	// below anyway), and within floatLeft for the whole tile.
 	if near && canSplit && !flat && !testNoFloatSplit && ch.bigAvailable() {
@@ -574,12 +574,12 @@ func (ch *checker) floatSplit(t box, levels int, budget, parts *int) bool {
 }
 
 // floatSplitLevels and floatSplitBoxes bound the float64 halvings tried
-// on a near tile, and on its parts, before big.Float (prove): at (1000,
-// 0.49, 1.001, 1e-3) six of its 20 near tiles needed 64 to 1,024 boxes
-// (levels up to 12). testNoFloatSplit turns them off (before/after).
+// on a near tile, and on its parts, before big.Float (prove): at alpha
+// 1.001, n = 50 to 1000, each near tile closed in a few boxes.
+// testNoFloatSplit turns them off (before/after).
 const (
-	floatSplitLevels = 12
-	floatSplitBoxes  = 1024
+	floatSplitLevels = 6
+	floatSplitBoxes  = 64
 )
 
 var testNoFloatSplit bool
