@@ -697,9 +697,19 @@ func (pr *problem) enclose(b *box) float64 {
 	// evaluations.
 	edge := math.Max(math.Max(-b.s1, b.s2), math.Max(-b.t1, b.t2)) > edgeLogit
 	if (!taylorOK || edge) && b.ub > pr.l0+pr.tau && pr.alpha < partialBelow {
-		for axis := range 2 {
+		// The form along the side nearer 0 first (axis 1, in q, where s
+		// reaches farther): the other closes almost no box that it
+		// leaves, so it is skipped once the first closes.
+		axes := [2]int{0, 1}
+		if math.Max(-b.s1, b.s2) > math.Max(-b.t1, b.t2) {
+			axes = [2]int{1, 0}
+		}
+		for _, axis := range axes {
 			if u, ok := pr.partial(b, pts, axis); ok && u < b.ub {
 				b.ub = u
+			}
+			if b.ub <= pr.l0+pr.tau {
+				break
 			}
 		}
 	}
