@@ -23,6 +23,10 @@ func SetNoCurve(b bool) (restore func()) { return setKnob(&testNoCurve, b) }
 // tile without halving it in float64 first (floatsplit_test.go).
 func SetNoFloatSplit(b bool) (restore func()) { return setKnob(&testNoFloatSplit, b) }
 
+// SetNoPartialFirst sets testNoPartialFirst: bound tries the
+// one-variable forms last on edge tiles too (partial_edge_test.go).
+func SetNoPartialFirst(b bool) (restore func()) { return setKnob(&testNoPartialFirst, b) }
+
 func setKnob(k *bool, b bool) (restore func()) {
 	old := *k
 	*k = b

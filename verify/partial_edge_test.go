@@ -25,3 +25,12 @@ func TestPartialFarEdge(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkCheckPartialFirst checks the solver's certificates at alpha
+// 1.001 with the one-variable form tried first on edge tiles and last
+// (noPartialFirst), side by side: the same boxes, less time (measured at
+// n = 10^4, c = 0.4999: 10.1 s to 6.2 s a check).
+func BenchmarkCheckPartialFirst(b *testing.B) {
+	files := benchFiles(b, []benchPoint{{1000, 0.49, 1.001, 1e-3}, {10000, 0.4999, 1.001, 1e-3}})
+	benchOffOn(b, files, "noPartialFirst", verify.SetNoPartialFirst)
+}

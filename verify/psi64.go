@@ -1240,6 +1240,23 @@ func (pr *problem64) bound(t box) (ub float64) {
 	}) != 0 {
 		return ub
 	}
+	// Near an edge at small alpha, the one-variable form along the side
+	// nearer 0 (axis 1, Taylor in q, where s is the farther) closes most
+	// tiles the forms above leave, and the other forms almost none of
+	// them (measured at alpha 1.001: of the solver's edge tiles, 728 of
+	// 1,160 at n = 10^3 and 10^4, and never the other axis alone): it is
+	// tried before them.
+	first := -1
+	if es, et := max(-t.s1.f, t.s2.f), max(-t.t1.f, t.t2.f); max(es, et) > edgeLogit && pr.a.hi < partialFirstBelow && !testNoPartialFirst {
+		first = 0
+		if es > et {
+			first = 1
+		}
+		ub = min(ub, try(func() float64 { return pr.partial(p1, p2, q1, q2, ms, mt, first) }))
+		if ub <= pr.rhs {
+			return ub
+		}
+	}
 	// The diagonal-curvature bound before the Taylor forms: it costs
 	// about a third of taylorBoth and closes the large tiles near the
 	// diagonal that they leave.
@@ -1254,6 +1271,9 @@ func (pr *problem64) bound(t box) (ub float64) {
 		return ub
 	}
 	for axis := range 2 {
+		if axis == first {
+			continue
+		}
 		ub = min(ub, try(func() float64 { return pr.partial(p1, p2, q1, q2, ms, mt, axis) }))
 		if ub <= pr.rhs {
 			return ub
@@ -1261,6 +1281,17 @@ func (pr *problem64) bound(t box) (ub float64) {
 	}
 	return ub
 }
+
+// edgeLogit and partialFirstBelow: the one-variable form is tried first
+// on tiles reaching beyond logit edgeLogit (p or q within about 5e-5 of
+// 0 or 1) when alpha < partialFirstBelow (bound).
+// testNoPartialFirst keeps the old order (before/after).
+const (
+	edgeLogit         = 10
+	partialFirstBelow = 10
+)
+
+var testNoPartialFirst bool
 
 // try returns fn's bound, or +Inf for NaN or an arithmetic exception (a
 // bound dropped, never trusted; the others are still tried).
