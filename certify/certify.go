@@ -659,6 +659,19 @@ func (pr *problem) enclose(b *box) float64 {
 	if !finite || b.ub <= pr.l0+pr.tau {
 		return math.Inf(-1)
 	}
+	// Near an edge, where the Taylor form in both variables fails or is
+	// poor (p^(alpha-3) dwarfs the box's own variation), expand in one
+	// variable only and take the other's range from monotone bounds.
+	// Inside, and from alpha = partialBelow on, it rarely pays for its two
+	// evaluations. Tried before the Taylor form, it spares the boxes it
+	// closes their center's evaluation (at (10^4, 0.4999, 1.001, 1e-3)
+	// the centers were 2,006 of 4,405 evaluations).
+	edge := math.Max(math.Max(-b.s1, b.s2), math.Max(-b.t1, b.t2)) > edgeLogit
+	if edge && pr.alpha < partialBelow {
+		if pr.partials(b, pts); b.ub <= pr.l0+pr.tau {
+			return math.Inf(-1)
+		}
+	}
 
 	// Taylor form of order 3 around the logit center m: the polynomial of
 	// degree 2 at m (exact, cancellations included), and the remainder
@@ -690,28 +703,8 @@ func (pr *problem) enclose(b *box) float64 {
 			break
 		}
 	}
-	// Near an edge, where the Taylor form in both variables fails or is
-	// poor (p^(alpha-3) dwarfs the box's own variation), expand in one
-	// variable only and take the other's range from monotone bounds.
-	// Inside, and from alpha = partialBelow on, it rarely pays for its two
-	// evaluations.
-	edge := math.Max(math.Max(-b.s1, b.s2), math.Max(-b.t1, b.t2)) > edgeLogit
-	if (!taylorOK || edge) && b.ub > pr.l0+pr.tau && pr.alpha < partialBelow {
-		// The form along the side nearer 0 first (axis 1, in q, where s
-		// reaches farther): the other closes almost no box that it
-		// leaves, so it is skipped once the first closes.
-		axes := [2]int{0, 1}
-		if math.Max(-b.s1, b.s2) > math.Max(-b.t1, b.t2) {
-			axes = [2]int{1, 0}
-		}
-		for _, axis := range axes {
-			if u, ok := pr.partial(b, pts, axis); ok && u < b.ub {
-				b.ub = u
-			}
-			if b.ub <= pr.l0+pr.tau {
-				break
-			}
-		}
+	if !taylorOK && !edge && b.ub > pr.l0+pr.tau && pr.alpha < partialBelow {
+		pr.partials(b, pts)
 	}
 	if b.ub > pr.l0+pr.tau && !noCurve && pr.curveNear(b) {
 		if u, ok := pr.curvature(b); ok && u < b.ub {
@@ -779,6 +772,25 @@ const partialBelow = 10
 // edgeLogit is the logit beyond which a box counts as near an edge (p or q
 // within about 5e-5 of 0 or 1).
 const edgeLogit = 10
+
+// partials lowers b.ub by the one-variable forms (partial), the one along
+// the side nearer 0 first (axis 1, in q, where s reaches farther): the
+// other closes almost no box that it leaves, so it is skipped once the
+// first closes.
+func (pr *problem) partials(b *box, pts []*point) {
+	axes := [2]int{0, 1}
+	if math.Max(-b.s1, b.s2) > math.Max(-b.t1, b.t2) {
+		axes = [2]int{1, 0}
+	}
+	for _, axis := range axes {
+		if u, ok := pr.partial(b, pts, axis); ok && u < b.ub {
+			b.ub = u
+		}
+		if b.ub <= pr.l0+pr.tau {
+			return
+		}
+	}
+}
 
 // partial bounds psi over a finite box by a Taylor form in one variable
 // (axis 1: q, around the center mq; axis 0: p), the other free:
