@@ -1167,27 +1167,38 @@ func (pr *problem64) partial(p1, p2, q1, q2, ms, mt coord64, axis int) float64 {
 		kinds = [][2]int{{1, 0}, {2, 0}, {3, 0}}
 	}
 	a0 := min(pr.monotone(s1, s2, t1, t2), pr.paired(s1, s2, t1, t2))
-	ranges := func(a1, a2, b1, b2 coord64, ks [][2]int) []fi {
-		r, gt := pr.derivsGT(a1, a2, b1, b2, ks)
-		// pairedThird only narrows them: where it has no bound (a corner
-		// whose p^(a-i) underflows, as at logit -1024), derivsGT's stand.
+	seg, segGT := pr.derivsGT(s1, s2, t1, t2, kinds[:2])
+	r3s, r3GT := pr.derivsGT(p1, p2, q1, q2, kinds[2:])
+	r3 := r3s[0]
+	value := func() float64 {
+		half := pt64(0.5)
+		side := func(g float64, x0, x1 float64) float64 {
+			return quad164(pt64(g), half.mul(pt64(seg[1].hi)), x0, x1)
+		}
+		q := max(side(seg[0].hi, 0, d.hi), side(seg[0].lo, d.lo, 0))
+		cube := ipow64(d, 3).mul(r3).div(pt64(6))
+		return up(up(a0+q) + max(cube.hi, 0))
+	}
+	// pairedThird only narrows derivsGT's ranges, and costs as much
+	// again: it is formed only where they do not close the box (as
+	// taylorBoth). Where it has no bound (a corner whose p^(a-i)
+	// underflows, as at logit -1024), derivsGT's ranges stand.
+	ub := try(value)
+	if ub <= pr.rhs {
+		return ub
+	}
+	narrow := func(r []fi, a1, a2, b1, b2 coord64, ks [][2]int, gt []fi) {
 		try(func() float64 {
 			for k, x := range pr.pairedThird(a1, a2, b1, b2, ks, gt) {
 				r[k] = fi{max(r[k].lo, x.lo), min(r[k].hi, x.hi)}
 			}
 			return 0
 		})
-		return r
 	}
-	seg := ranges(s1, s2, t1, t2, kinds[:2])
-	r3 := ranges(p1, p2, q1, q2, kinds[2:])[0]
-	half := pt64(0.5)
-	side := func(g float64, x0, x1 float64) float64 {
-		return quad164(pt64(g), half.mul(pt64(seg[1].hi)), x0, x1)
-	}
-	q := max(side(seg[0].hi, 0, d.hi), side(seg[0].lo, d.lo, 0))
-	cube := ipow64(d, 3).mul(r3).div(pt64(6))
-	return up(up(a0+q) + max(cube.hi, 0))
+	narrow(seg, s1, s2, t1, t2, kinds[:2], segGT)
+	narrow(r3s, p1, p2, q1, q2, kinds[2:], r3GT)
+	r3 = r3s[0]
+	return min(ub, try(value))
 }
 
 func quad164(b, c fi, x0, x1 float64) float64 {
