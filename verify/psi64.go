@@ -4,6 +4,7 @@ import (
 	"math"
 	"math/big"
 	"slices"
+	"sort"
 )
 
 // problem64 is the inequality of problem (psi.go) with every constant
@@ -37,6 +38,10 @@ type problem64 struct {
 	coefs            [4][4]fi
 	lcache           map[float64]coord64    // logistic's enclosures by exact end
 	endTermsUsed     int                    // entries of the ends' endTerms (at most maxEndTerms)
+	termsOff         bool                   // keep no endTerms (TestEndTerms compares with and without)
+	clock            int64                  // counts the kept coordinates' uses (dropTerms)
+	drops            int                    // dropTerms calls
+	testMaxTerms     int                    // the cap in place of maxEndTerms (tests; 0: none)
 	ccache           map[[4]float64]coord64 // the Taylor centers by their enclosures
 	// order[h]: the terms of half h (halfOf) from the most G-like to the
 	// least (termOrder; nil for one group: j up for half 0, down for 1).
@@ -1340,6 +1345,8 @@ func (pr *problem64) logistic(s end) coord64 {
 		return logistic64(s)
 	}
 	if c, ok := pr.lcache[s.f]; ok {
+		pr.reuse(&c)
+		pr.lcache[s.f] = c
 		return c
 	}
 	c := logistic64(s)
@@ -1402,8 +1409,9 @@ func (pr *problem64) centerValue(t box) (v float64) {
 // end at 0 has no log keeps -Inf there; the bounds then raise the
 // arithmetic exception that the log would have raised.
 type endTerms struct {
-	u  []fi // u_j(x) = x B_j + (1-x) B'_j (lin64)
-	lu []fi // log u_j(x) (log0)
+	used int64 // when a tile last took it (problem64.clock)
+	u    []fi  // u_j(x) = x B_j + (1-x) B'_j (lin64)
+	lu   []fi  // log u_j(x) (log0)
 	// w_j(x) = B_j + B'_j (1-x)/x for the terms of half 0, B'_j + B_j
 	// x/(1-x) for those of half 1 (halfOf: sideLo and sideUnknown, sideHi;
 	// with one group 2j < n, 2j > n), and its log (log0); pw, the powers
@@ -1439,12 +1447,61 @@ func (pr *problem64) uAt(x coord64, j int) fi {
 	return x.et.u[j-pr.lo]
 }
 
-// keepTerms gives x an endTerms when the cap allows (x is then a
-// coordinate that many tiles share: an end, a midpoint, a center).
+// keepTerms gives x an endTerms (x is then a coordinate that many tiles
+// share: an end, a midpoint, a center). When the cap is reached the kept
+// coordinates drop theirs first (dropTerms): the tiles are checked column
+// by column (Check), so the coordinates in use are the recent ones.
 func (pr *problem64) keepTerms(x *coord64) {
-	if m := pr.hi - pr.lo; m > 0 && pr.endTermsUsed+m <= maxEndTerms {
-		pr.endTermsUsed += m
-		x.et = new(endTerms)
+	m, cap := pr.hi-pr.lo, maxEndTerms
+	if pr.testMaxTerms > 0 {
+		cap = pr.testMaxTerms
+	}
+	if m <= 0 || m > cap || pr.termsOff {
+		return
+	}
+	if pr.endTermsUsed+m > cap {
+		pr.dropTerms()
+		pr.drops++
+	}
+	pr.endTermsUsed += m
+	pr.clock++
+	x.et = &endTerms{used: pr.clock}
+}
+
+// reuse marks the kept coordinate x as used now, or gives it an endTerms
+// again where dropTerms took its.
+func (pr *problem64) reuse(x *coord64) {
+	pr.clock++
+	if x.et == nil {
+		pr.keepTerms(x)
+	}
+	if x.et != nil {
+		x.et.used = pr.clock
+	}
+}
+
+// dropTerms removes the endTerms of the least recently used half of the
+// kept coordinates (a tile that holds one keeps it until it is done).
+func (pr *problem64) dropTerms() {
+	type kept struct {
+		used int64
+		drop func()
+	}
+	var ks []kept
+	for k, c := range pr.lcache {
+		if c.et != nil {
+			ks = append(ks, kept{c.et.used, func() { c.et = nil; pr.lcache[k] = c }})
+		}
+	}
+	for k, c := range pr.ccache {
+		if c.et != nil {
+			ks = append(ks, kept{c.et.used, func() { c.et = nil; pr.ccache[k] = c }})
+		}
+	}
+	sort.Slice(ks, func(a, b int) bool { return ks[a].used < ks[b].used })
+	for _, k := range ks[:(len(ks)+1)/2] {
+		k.drop()
+		pr.endTermsUsed -= pr.hi - pr.lo
 	}
 }
 
@@ -1458,6 +1515,8 @@ func (pr *problem64) center(x1, x2, mid coord64) (coord64, fi, bool) {
 	}
 	key := [4]float64{m.x.lo, m.x.hi, m.xb.lo, m.xb.hi} // coordOf's inputs
 	if c, ok := pr.ccache[key]; ok {
+		pr.reuse(&c)
+		pr.ccache[key] = c
 		return c, d, true
 	}
 	pr.keepTerms(&m)

@@ -234,7 +234,7 @@ func TestEndTerms(t *testing.T) {
 			t.Fatal(err)
 		}
 		kept, none := newChecker(c).fast, newChecker(c).fast
-		none.endTermsUsed = maxEndTerms // no end keeps its terms
+		none.termsOff = true // no end keeps its terms
 		used, compared := 0, 0
 		for _, tile := range c.tiles {
 			p1, p2, q1, q2, e1 := kept.logistic4(tile)
@@ -246,7 +246,7 @@ func TestEndTerms(t *testing.T) {
 				used++
 			}
 			if r1.et != nil || s2.et != nil {
-				t.Fatalf("%s: terms kept past the cap", name)
+				t.Fatalf("%s: terms kept with termsOff", name)
 			}
 			pairs := [][2]float64{
 				{try(func() float64 { return kept.monotone(p1, p2, q1, q2) }), try(func() float64 { return none.monotone(r1, r2, s1, s2) })},
@@ -270,4 +270,30 @@ func TestEndTerms(t *testing.T) {
 			t.Errorf("%s: no tile used the ends' terms (%d compared)", name, compared)
 		}
 	}
+}
+
+// TestEndTermsDropped: past the cap on kept terms the least recently used
+// half of the kept coordinates drop theirs and take them again when a
+// tile asks (keepTerms, reuse): with a cap of three ends' terms every
+// tile's float64 bound is the same, bit for bit, as with the full cap.
+func TestEndTermsDropped(t *testing.T) {
+	f, err := certfile.ReadFile("../testdata/verify/d1000-k1-c0.49-alpha5-eps1.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := parse(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	full, small := newChecker(c).fast, newChecker(c).fast
+	small.testMaxTerms = 3 * (small.hi - small.lo)
+	for i, tile := range c.tiles {
+		if a, b := full.bound(tile), small.bound(tile); a != b && !(math.IsInf(a, 1) && math.IsInf(b, 1)) {
+			t.Fatalf("tile %d %v: bound %v with every end's terms kept, %v with three", i+1, tile, a, b)
+		}
+	}
+	if full.drops != 0 || small.drops < len(c.tiles)/4 {
+		t.Errorf("drops: %d with the full cap, %d with three ends' terms (%d tiles)", full.drops, small.drops, len(c.tiles))
+	}
+	t.Logf("%d tiles, window %d terms: %d drops", len(c.tiles), small.hi-small.lo, small.drops)
 }

@@ -54,6 +54,7 @@ import (
 	"math"
 	"math/big"
 	"slices"
+	"sort"
 	"strconv"
 
 	"github.com/bernamp/bernamp/certfile"
@@ -308,7 +309,24 @@ func Check(ctx context.Context, f *certfile.File, o *Options) (Report, error) {
 				i+1, b, ch.rhs.Text('g', 20), *bad, ub)
 		}
 	}
-	for i, t := range c.tiles {
+	// Column by column (by s, then t): neighbours share their ends, whose
+	// terms the float64 bounds keep while they are in use (keepTerms).
+	order := make([]int, len(c.tiles))
+	for i := range order {
+		order[i] = i
+	}
+	sort.SliceStable(order, func(a, b int) bool {
+		x, y := c.tiles[order[a]], c.tiles[order[b]]
+		if x.s1.f != y.s1.f {
+			return x.s1.f < y.s1.f
+		}
+		if x.s2.f != y.s2.f {
+			return x.s2.f < y.s2.f
+		}
+		return x.t1.f < y.t1.f
+	})
+	for _, i := range order {
+		t := c.tiles[i]
 		if err := ctx.Err(); err != nil {
 			return rep, err
 		}
