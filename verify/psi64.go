@@ -1345,8 +1345,9 @@ func (pr *problem64) logistic(s end) coord64 {
 		return logistic64(s)
 	}
 	if c, ok := pr.lcache[s.f]; ok {
-		pr.reuse(&c)
-		pr.lcache[s.f] = c
+		if pr.reuse(&c) {
+			pr.lcache[s.f] = c
+		}
 		return c
 	}
 	c := logistic64(s)
@@ -1469,15 +1470,15 @@ func (pr *problem64) keepTerms(x *coord64) {
 }
 
 // reuse marks the kept coordinate x as used now, or gives it an endTerms
-// again where dropTerms took its.
-func (pr *problem64) reuse(x *coord64) {
+// again where dropTerms took its (then it says x changed, to be stored).
+func (pr *problem64) reuse(x *coord64) (changed bool) {
 	pr.clock++
 	if x.et == nil {
 		pr.keepTerms(x)
+		return x.et != nil
 	}
-	if x.et != nil {
-		x.et.used = pr.clock
-	}
+	x.et.used = pr.clock
+	return false
 }
 
 // dropTerms removes the endTerms of the least recently used half of the
@@ -1515,8 +1516,9 @@ func (pr *problem64) center(x1, x2, mid coord64) (coord64, fi, bool) {
 	}
 	key := [4]float64{m.x.lo, m.x.hi, m.xb.lo, m.xb.hi} // coordOf's inputs
 	if c, ok := pr.ccache[key]; ok {
-		pr.reuse(&c)
-		pr.ccache[key] = c
+		if pr.reuse(&c) {
+			pr.ccache[key] = c
+		}
 		return c, d, true
 	}
 	pr.keepTerms(&m)
