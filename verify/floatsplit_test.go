@@ -13,9 +13,6 @@ import (
 // 1e-3) accepts with no big.Float box, and without the rule (noFloatSplit)
 // accepts only through big.Float (measured: 6 boxes, 8 times the time).
 func TestFloatSplitBeforeBig(t *testing.T) {
-	if testing.Short() {
-		t.Skip("checks a certificate twice, one of them with big.Float (about 2 s)")
-	}
 	f := solverFile(t, 50, 0.4, 1.001, 1e-3)
 	with, tw := checkOff(t, f, verify.SetNoFloatSplit, false, nil)
 	without, to := checkOff(t, f, verify.SetNoFloatSplit, true, nil)

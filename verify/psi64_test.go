@@ -225,14 +225,7 @@ func TestEndTerms(t *testing.T) {
 		// ranges certificates: the terms of several groups
 		"ranges-d2-k2-c0.09999999999999998x2-c0.3x2-alpha5-eps1.json", "ranges-d2-k3-c9.999999999998899e-05x3-c0.3x3-alpha1000-eps1.json",
 		"ranges-d3-k1-c0.05x1-c0.19999999999999996x1-c0.4x1-alpha2-eps2.json"} {
-		f, err := certfile.ReadFile("../testdata/verify/" + name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		c, err := parse(f)
-		if err != nil {
-			t.Fatal(err)
-		}
+		c := testdataCert(t, name)
 		kept, none := newChecker(c).fast, newChecker(c).fast
 		none.termsOff = true // no end keeps its terms
 		used, compared := 0, 0
@@ -277,14 +270,7 @@ func TestEndTerms(t *testing.T) {
 // tile asks (keepTerms, reuse): with a cap of three ends' terms every
 // tile's float64 bound is the same, bit for bit, as with the full cap.
 func TestEndTermsDropped(t *testing.T) {
-	f, err := certfile.ReadFile("../testdata/verify/d1000-k1-c0.49-alpha5-eps1.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, err := parse(f)
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := testdataCert(t, "d1000-k1-c0.49-alpha5-eps1.json")
 	full, small := newChecker(c).fast, newChecker(c).fast
 	small.testMaxTerms = 3 * (small.hi - small.lo)
 	for i, tile := range c.tiles {
@@ -296,4 +282,19 @@ func TestEndTermsDropped(t *testing.T) {
 		t.Errorf("drops: %d with the full cap, %d with three ends' terms (%d tiles)", full.drops, small.drops, len(c.tiles))
 	}
 	t.Logf("%d tiles, window %d terms: %d drops", len(c.tiles), small.hi-small.lo, small.drops)
+}
+
+// testdataCert reads and parses the certificate file name of
+// testdata/verify.
+func testdataCert(t *testing.T, name string) *cert {
+	t.Helper()
+	f, err := certfile.ReadFile("../testdata/verify/" + name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := parse(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
 }
