@@ -374,8 +374,9 @@ type box struct {
 	ub             float64
 	cs, ct         float64 // how much each side's width costs in the bound (for the split)
 	depth, seq     int
-	alongS, stall  bool     // split from its parent along s; its bound fell by less than stallDrop of the parent's excess
-	pts            []*point // corners as evaluated (p1,q2), (p2,q1), (p1,q1), (p2,q2), kept for the children
+	alongS, stall  bool         // split from its parent along s; its bound fell by less than stallDrop of the parent's excess
+	pts            []*point     // corners as evaluated (p1,q2), (p2,q1), (p1,q1), (p2,q2), kept for the children
+	third          *[4]interval // a band box's third derivatives' ranges over it, for its children (diagTaylor)
 }
 
 // stallDrop: a child whose bound fell by less than this share of its

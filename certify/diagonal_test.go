@@ -142,7 +142,7 @@ func TestDiagonalEnclosure(t *testing.T) {
 		pr := goldenProblem(dc)
 		bd := pr.newBand()
 		for _, b := range dc.Boxes {
-			ub, _, _, ok := pr.diagTaylor(bd, b.B)
+			ub, _, _, _, ok := pr.diagTaylor(bd, b.B, nil)
 			boxes++
 			if !ok {
 				continue
@@ -256,6 +256,79 @@ func TestBandEpsNoTiling(t *testing.T) {
 		bd := pr.diagonal(context.Background(), DefaultMaxBoxes)
 		if got := bd != nil && bd.ok; got != tc.band {
 			t.Errorf("eps %v: band proved %v, want %v (%d boxes)", tc.eps, got, tc.band, bd.count())
+		}
+	}
+}
+
+// TestDiagonalInherited checks the Taylor form in (s, r) of every golden
+// box with the third derivatives' ranges of a box that holds it (its
+// parent in the band's search, here the box with twice its length in s),
+// as diagTaylor takes them before forming the box's own: never below psi
+// at the box's points. The same form with no remainder at all (zero
+// ranges, deliberately wrong) must fall below psi at some point.
+func TestDiagonalInherited(t *testing.T) {
+	misses := func(zero bool) (miss, total int) {
+		for _, dc := range readDiagGolden(t) {
+			pr := goldenProblem(dc)
+			pr.l0 = math.MaxFloat64 / 4 // every bound closes: diagTaylor returns the one with from
+			bd := pr.newBand()
+			for _, b := range dc.Boxes {
+				s1, s2, r1, r2 := b.B[0], b.B[1], b.B[2], b.B[3]
+				var from [4]interval
+				if !zero {
+					var ok bool
+					if from, ok = pr.thirdRange(bd, [4]float64{2*s1 - s2, s2, r1, r2}); !ok {
+						t.Fatalf("box %v: the parent's ranges are not finite", b.B)
+					}
+				}
+				ub, _, _, t3, ok := pr.diagTaylor(bd, b.B, &from)
+				if !ok || t3 != &from {
+					t.Fatalf("box %v: the form with the parent's ranges was not taken (ok %v)", b.B, ok)
+				}
+				for i, x := range b.Points {
+					total++
+					if lessThan(ub, b.Psi[i]) {
+						miss++
+						if !zero {
+							t.Errorf("n=%d c=%g alpha=%g: box %v: bound %.17g with its parent's ranges below psi %s at %v", dc.N, dc.C, dc.Alpha, b.B, ub, b.Psi[i], x)
+						}
+					}
+				}
+			}
+		}
+		return miss, total
+	}
+	if _, total := misses(false); total == 0 {
+		t.Fatal("no golden points")
+	}
+	miss, total := misses(true)
+	if miss == 0 {
+		t.Errorf("the form without its remainder is never below psi at the %d golden points: the test cannot see a wrong remainder", total)
+	}
+	t.Logf("without the remainder: below psi at %d of %d points", miss, total)
+}
+
+// TestDiagonalInheritedSaves runs the band's search at (15, 0.1, 10, 0.05)
+// and (1, 0.495, 1000, 0.01) with each box's own third derivatives'
+// ranges and with its parent's tried first: both prove the band, and the
+// second forms its own ranges on at most 3/4 of the boxes (measured: 1,311
+// of 1,914 and 1,727 of 2,688).
+func TestDiagonalInheritedSaves(t *testing.T) {
+	defer func() { testOwnThird = false }()
+	for _, pt := range [][4]float64{{15, 0.1, 10, 0.05}, {1, 0.495, 1000, 0.01}} {
+		var thirds, boxes [2]int
+		for i, own := range [2]bool{true, false} {
+			testOwnThird = own
+			pr := newProblem(int(pt[0]), pt[1], pt[2], pt[3], DefaultTol)
+			bd := pr.diagonal(context.Background(), DefaultMaxBoxes)
+			if bd == nil || !bd.ok || len(bd.slabs) != len(bandSlabs) {
+				t.Fatalf("%v own=%v: the band is not proved", pt, own)
+			}
+			thirds[i], boxes[i] = bd.thirds, bd.boxes
+		}
+		t.Logf("%v: own ranges formed on %d of %d band boxes, against %d of %d", pt, thirds[1], boxes[1], thirds[0], boxes[0])
+		if 4*thirds[1] > 3*boxes[1] {
+			t.Errorf("%v: own ranges formed on %d of %d band boxes with the parent's tried first", pt, thirds[1], boxes[1])
 		}
 	}
 }
