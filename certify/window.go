@@ -61,20 +61,48 @@ const (
 	above
 )
 
-// logU returns log u_j for half arguments xy (u_j = x + (1-x) e_j) and log v_j.
-func (m *model) logUV(xy [2]coord, j int) (lu, lv float64) {
-	bu, cu, _ := mixed(xy[0], m.le[j])
-	bv, cv, _ := mixed(xy[1], m.le[j])
-	return bu + cu, bv + cv
+// uvMemo keeps, for one half's arguments, logRatio's log u_j, log v_j and
+// log(u_j/v_j) by j, direct-mapped (slot j mod uvSlots, holding j+1 and the
+// three logs): the tails of every kind (sideTail) ask for the same few j
+// (each side's anchor and segment ends), and each costs two softplus.
+type uvMemo struct {
+	tag [uvSlots]int
+	v   [uvSlots][3]float64
+}
+
+const uvSlots = 128
+
+// testNoMemo turns uvMemo off (each log formed again where asked).
+var testNoMemo bool
+
+// ratioAt returns logRatio at term j of a half (arguments xy), kept in mm
+// (nil: none kept).
+func (m *model) ratioAt(xy [2]coord, j int, mm *uvMemo) (lu, lv, d float64) {
+	if mm != nil {
+		if i := j % uvSlots; mm.tag[i] == j+1 {
+			return mm.v[i][0], mm.v[i][1], mm.v[i][2]
+		}
+	}
+	lu, lv, d = logRatio(xy[0], xy[1], m.le[j])
+	if mm != nil {
+		i := j % uvSlots
+		mm.tag[i], mm.v[i] = j+1, [3]float64{lu, lv, d}
+	}
+	return lu, lv, d
 }
 
 // termLog returns the log t of the value term j of a half (arguments xy),
 // a bound r on its error (in log units) and log u_j, log v_j: as addTerm
 // forms them.
 func (m *model) termLog(xy [2]coord, j int) (t, r, lu, lv float64) {
+	return m.termLogMemo(xy, j, nil)
+}
+
+// termLogMemo is termLog with logRatio kept in mm.
+func (m *model) termLogMemo(xy [2]coord, j int, mm *uvMemo) (t, r, lu, lv float64) {
 	a := m.alpha
-	lw, le := m.lw[j], m.le[j]
-	lu, lv, d := logRatio(xy[0], xy[1], le)
+	lw := m.lw[j]
+	lu, lv, d := m.ratioAt(xy, j, mm)
 	t = lw + lv + a*d
 	r = termUlps * eps64 * (math.Abs(lw) + math.Abs(lv) + a*(math.Abs(d)+4) + 8)
 	return t, r, lu, lv
@@ -82,8 +110,8 @@ func (m *model) termLog(xy [2]coord, j int) (t, r, lu, lv float64) {
 
 // kindLog returns the log of term j of kind k of a half and a bound on its
 // error (in log units).
-func (m *model) kindLog(xy [2]coord, j, k int) (float64, float64) {
-	t, r, lu, lv := m.termLog(xy, j)
+func (m *model) kindLog(xy [2]coord, j, k int, mm *uvMemo) (float64, float64) {
+	t, r, lu, lv := m.termLogMemo(xy, j, mm)
 	i, jj := float64(kindIJ[k][0]), float64(kindIJ[k][1])
 	if k != kVal {
 		lo := m.lom[j]
@@ -97,7 +125,7 @@ func (m *model) kindLog(xy [2]coord, j, k int) (float64, float64) {
 // (below), or on K_(j+1)/K_j for every j in [a, b) (above; b <= the last
 // index), for kind k of a half: the factors of the comment at the top
 // taken where each is largest. +Inf where no bound is known.
-func (m *model) ratioBound(xy [2]coord, k int, s side, a, b int) float64 {
+func (m *model) ratioBound(xy [2]coord, k int, s side, a, b int, mm *uvMemo) float64 {
 	n, lam := float64(m.n), m.lam
 	if testFlipLam {
 		lam = -lam
@@ -106,8 +134,8 @@ func (m *model) ratioBound(xy [2]coord, k int, s side, a, b int) float64 {
 	A, B := m.alpha-i, m.alpha+jj-1
 	var lr, mag float64
 	dl := func(j1, j2 int) (du, dv float64) { // log(u_j1/u_j2), log(v_j1/v_j2)
-		lu1, lv1 := m.logUV(xy, j1)
-		lu2, lv2 := m.logUV(xy, j2)
+		lu1, lv1, _ := m.ratioAt(xy, j1, mm)
+		lu2, lv2, _ := m.ratioAt(xy, j2, mm)
 		// Each log within a few ulps of itself and of log e_j.
 		mag += math.Abs(lu1) + math.Abs(lu2) + math.Abs(lv1) + math.Abs(lv2) + 4*math.Abs(m.le[j1]) + 4
 		return lu1 - lu2, lv1 - lv2
@@ -153,8 +181,9 @@ func (m *model) ratioBound(xy [2]coord, k int, s side, a, b int) float64 {
 // sideTail returns the log of a bound on the sum of kind k's terms of a
 // half beyond its window's end on side s (window [lo, hi)): segments of
 // doubling length from the anchor (the last term summed), see the comment
-// at the top. -Inf when the window reaches the end of the range.
-func (m *model) sideTail(xy [2]coord, k int, s side, lo, hi int) float64 {
+// at the top. -Inf when the window reaches the end of the range. mm keeps
+// the logs of u_j and v_j that the kinds' tails share.
+func (m *model) sideTail(xy [2]coord, k int, s side, lo, hi int, mm *uvMemo) float64 {
 	last := len(m.lw) - 1
 	a := lo
 	if s == above {
@@ -163,20 +192,20 @@ func (m *model) sideTail(xy [2]coord, k int, s side, lo, hi int) float64 {
 	if (s == below && a == 0) || (s == above && a == last) {
 		return math.Inf(-1)
 	}
-	x, r := m.kindLog(xy, a, k)
+	x, r := m.kindLog(xy, a, k, mm)
 	if math.IsInf(x, -1) || math.IsNaN(x) {
 		return math.Inf(1) // (1-e_a) = 0: no anchor
 	}
 	x += r + logMargin*(math.Abs(x)+1)
 	tot := newSum()
 	// best: the least of (segments so far) + (Chernoff beyond their end).
-	best := m.chernoffTail(xy, k, s, a)
+	best := m.chernoffTail(xy, k, s, a, mm)
 	for seg := 1; ; seg *= 2 {
 		if s == below {
 			if a == 0 {
 				break
 			}
-			lr := m.ratioBound(xy, k, below, a, 0)
+			lr := m.ratioBound(xy, k, below, a, 0, mm)
 			if lr < 0 {
 				// r(a) bounds every ratio below a: one geometric series,
 				// and at most a terms of at most e^x r.
@@ -192,13 +221,13 @@ func (m *model) sideTail(xy [2]coord, k int, s side, lo, hi int) float64 {
 			if a == last {
 				break
 			}
-			if lr := m.ratioBound(xy, k, above, a, last); lr < 0 {
+			if lr := m.ratioBound(xy, k, above, a, last, mm); lr < 0 {
 				tot.add(x+math.Min(lr-logspace.OneMinusExp(lr), math.Log(float64(last-a))+lr), 0)
 				a = last
 				break
 			}
 			L := min(seg, last-a)
-			lr := m.ratioBound(xy, k, above, a, a+L)
+			lr := m.ratioBound(xy, k, above, a, a+L, mm)
 			if lr < 0 {
 				tot.add(x+lr-logspace.OneMinusExp(lr), 0)
 			} else {
@@ -210,7 +239,7 @@ func (m *model) sideTail(xy [2]coord, k int, s side, lo, hi int) float64 {
 		if math.IsNaN(x) || math.IsInf(x, 1) {
 			break
 		}
-		best = math.Min(best, logspace.Add(tot.log(), m.chernoffTail(xy, k, s, a)))
+		best = math.Min(best, logspace.Add(tot.log(), m.chernoffTail(xy, k, s, a, mm)))
 	}
 	if !(math.IsNaN(x) || math.IsInf(x, 1)) && (a == 0 || a == last) {
 		best = math.Min(best, tot.log())
@@ -229,7 +258,7 @@ func (m *model) sideTail(xy [2]coord, k int, s side, lo, hi int) float64 {
 // the two ends of the range beyond a; and the w_j beyond a sum to at most
 // exp(-n KL(x || c)), x the first index beyond a over n (Chernoff), when
 // x is on the far side of c. +Inf otherwise.
-func (m *model) chernoffTail(xy [2]coord, k int, s side, a int) float64 {
+func (m *model) chernoffTail(xy [2]coord, k int, s side, a int, mm *uvMemo) float64 {
 	last := len(m.lw) - 1
 	n := float64(m.n)
 	var x float64
@@ -261,8 +290,8 @@ func (m *model) chernoffTail(xy [2]coord, k int, s side, a int) float64 {
 	kl *= n * (1 - logMargin)
 	i, jj := float64(kindIJ[k][0]), float64(kindIJ[k][1])
 	A, e := m.alpha-i, 1-i-jj
-	_, lva, da := logRatio(xy[0], xy[1], m.le[a])
-	_, lve, de := logRatio(xy[0], xy[1], m.le[end])
+	_, lva, da := m.ratioAt(xy, a, mm)
+	_, lve, de := m.ratioAt(xy, end, mm)
 	t := -kl + math.Max(A*da, A*de)
 	// v_j^e: largest at the larger v (the upper end) for e = 1, at the
 	// smaller v (the lower end) for e <= 0.
@@ -287,7 +316,11 @@ func (m *model) chernoffTail(xy [2]coord, k int, s side, a int) float64 {
 // e^-windowNats of that kind's sum.
 func (m *model) sumWindow(pt *point, h int, xy [2]coord) {
 	last := len(m.lw) - 1
-	val := func(j int) float64 { t, _ := m.kindLog(xy, j, kVal); return t }
+	mm := &uvMemo{}
+	if testNoMemo {
+		mm = nil
+	}
+	val := func(j int) float64 { t, _ := m.kindLog(xy, j, kVal, mm); return t }
 	j := min(max(int(float64(m.n)*m.c), 0), last)
 	fj := val(j)
 	for step := 1; step > 0; {
@@ -343,7 +376,7 @@ func (m *model) sumWindow(pt *point, h int, xy [2]coord) {
 				if !pt.has(k) {
 					continue
 				}
-				t := m.sideTail(xy, k, s, lo, hi)
+				t := m.sideTail(xy, k, s, lo, hi, mm)
 				tails[s][k] = t
 				if !(t <= pt.f[h][k].log()-windowNats) {
 					ok = false

@@ -295,6 +295,36 @@ func TestSharedMatchesLogs(t *testing.T) {
 	t.Logf("%d sums; largest difference %.3g of its bound", shared, worst)
 }
 
+// TestMemoSame: the logs of u_j and v_j kept for the tails (uvMemo)
+// change nothing: at random points each half's window, every kind's sum
+// and its tail's bound are the same, bit for bit, as with each log formed
+// again where asked.
+func TestMemoSame(t *testing.T) {
+	defer func() { testNoMemo = false }()
+	tails := 0
+	for ci, wc := range windowCases(92, 80) {
+		m := newModel(wc.n, wc.c, wc.alpha)
+		p, q := fromLogit(wc.s), fromLogit(wc.t)
+		var pts [2]*point
+		for i, off := range [2]bool{false, true} {
+			testNoMemo = off
+			pts[i] = m.eval(p, q, 2+ci%2, true)
+		}
+		a, b := pts[0], pts[1]
+		if a.win != b.win || a.logTail != b.logTail || a.f != b.f {
+			t.Errorf("%+v: with the memo windows %v, tails %v; without %v, %v", wc, a.win, a.logTail, b.win, b.logTail)
+		}
+		for h := range a.logTail {
+			if !math.IsInf(a.logTail[h][kVal], -1) {
+				tails++
+			}
+		}
+	}
+	if tails < 40 {
+		t.Errorf("only %d windowed halves", tails)
+	}
+}
+
 // TestKindsGolden: every kind's sum of each half, windowed (addShared)
 // and full (addTerm), brackets golden values summed over every term at 60
 // digits by mpmath (testdata/kinds_golden.py, which says how the file was
