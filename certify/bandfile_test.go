@@ -15,7 +15,8 @@ import (
 
 // TestBandFileVerified certifies points at large alpha with an exported
 // tiling, whose certificate then holds the diagonal band, and has the
-// checker accept them.
+// checker accept them. At alpha 1000 the band is the wide one, |r| <=
+// 32/alpha.
 func TestBandFileVerified(t *testing.T) {
 	for _, p := range []struct {
 		n            int
@@ -31,6 +32,9 @@ func TestBandFileVerified(t *testing.T) {
 			t.Fatalf("%+v: no file (%s %s)", p, r.Status, r.Method)
 		}
 		solve := time.Since(t0)
+		if beta, _ := strconv.ParseFloat(f.BandBeta, 64); p.alpha == 1000 && !(beta >= 32/p.alpha) {
+			t.Errorf("%+v: band beta %s, want 32/alpha or more", p, f.BandBeta)
+		}
 		t0 = time.Now()
 		rep, err := verify.Check(context.Background(), f, nil)
 		if err != nil {
