@@ -1316,7 +1316,7 @@ func (pr *problem) splitPaired(pts []*point) float64 {
 		acc := other.tailSum(h)
 		for j := hi; j >= lo; j-- {
 			if j < hi && j >= other.win[h][0] && j < other.win[h][1] {
-				t, r, _, _ := m.termLog(xyOther, j)
+				t, r, _, _ := m.termLog(xyOther, j, nil)
 				if m.lerr != nil {
 					r += m.lerr[j]
 				}
@@ -1337,7 +1337,7 @@ func (pr *problem) splitPaired(pts []*point) float64 {
 		pre := pr.splitPre[:hi-lo+1]
 		for j := lo; j <= hi; j++ {
 			if j > lo && j-1 >= at.win[h][0] && j-1 < at.win[h][1] {
-				t, r, _, _ := m.termLog(xyAt, j-1)
+				t, r, _, _ := m.termLog(xyAt, j-1, nil)
 				if m.lerr != nil {
 					r += m.lerr[j-1]
 				}

@@ -274,7 +274,7 @@ func (m *model) eval(p, q coord, order int, window bool) *point {
 // addTerm adds term j of half h (arguments xy: (p, q) or (1-p, 1-q)) to
 // each kind's sum of pt.
 func (m *model) addTerm(pt *point, h int, xy [2]coord, j int) {
-	t, r, lu, lv := m.termLog(xy, j)
+	t, r, lu, lv := m.termLog(xy, j, nil)
 	if m.lerr != nil {
 		r += m.lerr[j]
 	}

@@ -93,13 +93,8 @@ func (m *model) ratioAt(xy [2]coord, j int, mm *uvMemo) (lu, lv, d float64) {
 
 // termLog returns the log t of the value term j of a half (arguments xy),
 // a bound r on its error (in log units) and log u_j, log v_j: as addTerm
-// forms them.
-func (m *model) termLog(xy [2]coord, j int) (t, r, lu, lv float64) {
-	return m.termLogMemo(xy, j, nil)
-}
-
-// termLogMemo is termLog with logRatio kept in mm.
-func (m *model) termLogMemo(xy [2]coord, j int, mm *uvMemo) (t, r, lu, lv float64) {
+// forms them; logRatio kept in mm (nil: none).
+func (m *model) termLog(xy [2]coord, j int, mm *uvMemo) (t, r, lu, lv float64) {
 	a := m.alpha
 	lw := m.lw[j]
 	lu, lv, d := m.ratioAt(xy, j, mm)
@@ -111,7 +106,7 @@ func (m *model) termLogMemo(xy [2]coord, j int, mm *uvMemo) (t, r, lu, lv float6
 // kindLog returns the log of term j of kind k of a half and a bound on its
 // error (in log units).
 func (m *model) kindLog(xy [2]coord, j, k int, mm *uvMemo) (float64, float64) {
-	t, r, lu, lv := m.termLogMemo(xy, j, mm)
+	t, r, lu, lv := m.termLog(xy, j, mm)
 	i, jj := float64(kindIJ[k][0]), float64(kindIJ[k][1])
 	if k != kVal {
 		lo := m.lom[j]
@@ -562,7 +557,7 @@ func (m *model) addShared(pt *point, h int, xy [2]coord, j int, sh *shared) {
 		r = termUlps*eps64*(math.Abs(lw)+math.Abs(lv)+a*math.Abs(d)+8) +
 			a*(eu+2*eps64*math.Abs(lu)) + math.Abs(1-a)*(ev+2*eps64*math.Abs(lv))
 	} else {
-		t, r, lu, lv = m.termLog(xy, j)
+		t, r, lu, lv = m.termLog(xy, j, nil)
 	}
 	var e0 float64
 	if t <= f0.top+30 && t-f0.top > -600 {
