@@ -387,24 +387,27 @@ const stallDrop = 0.1
 // other boxes that meet there: a box's corners for its children, its
 // Taylor center (evaluated with every kind) for its grandchildren, whose
 // corner it is after a split across each side, and any corner shared by
-// neighbours bounded close in time. About 1 kB an evaluation; each is
-// counted among those MemoryBytes allows a box.
+// neighbours bounded close in time. About 1.4 to 2.4 kB an evaluation;
+// each is counted among those MemoryBytes allows a box.
 const cacheMax = 16384
 
 // keepCorners caps the open boxes that keep their corner evaluations for
-// their children (memory: about 1.3 kB a corner).
+// their children (memory: about 1.4 to 2.4 kB a corner).
 const keepCorners = 50_000
 
 // MemoryBytes is an estimate from above of the memory a search of at most
-// boxes boxes holds: 6 KiB for each of the first keepCorners (their four
-// corner evaluations, about 1.4 kB each) and 256 bytes for every box. The
-// evaluations kept by their logits (at most cacheMax, about 23 MB) are
-// among those: a search makes 2 to 3 evaluations a box (Result.Evals).
-// Measured: 291 MB at 396,140 boxes, 8.5 MB at 682,268 boxes that closed
-// as they went.
+// boxes boxes holds: 9 KiB for each of the first keepCorners (their four
+// corner evaluations, about 1.4 kB each and up to 1 kB more that a corner
+// keeps for the boxes meeting there: point.thirds, point.vt) and 256 bytes
+// for every box. The evaluations kept by their logits (at most cacheMax,
+// about 37 MB) are among those: a search makes 1 to 3 evaluations a box
+// (Result.Evals). Measured (peak resident set): 419 MB at 400,000 boxes
+// ((15, 0.1, 50, 0.1) with Tol 1e-14, which never closes; 284 MB before
+// corners kept pieces and terms), 8.5 MB at 682,268 boxes that closed as
+// they went.
 func MemoryBytes(boxes int) int64 {
 	b := int64(max(boxes, 0))
-	return min(b, keepCorners)*6<<10 + b*256
+	return min(b, keepCorners)*9<<10 + b*256
 }
 
 type boxHeap []*box
@@ -627,11 +630,9 @@ func (pr *problem) bound(b *box) float64 {
 }
 
 func (pr *problem) enclose(b *box) float64 {
-	p1, p2 := fromLogit(b.s1), fromLogit(b.s2)
-	q1, q2 := fromLogit(b.t1), fromLogit(b.t2)
 	finite := !math.IsInf(b.s1, 0) && !math.IsInf(b.s2, 0) && !math.IsInf(b.t1, 0) && !math.IsInf(b.t2, 0)
 	order := 0
-	corners := [][2]coord{{p1, q2}, {p2, q1}}
+	ncorner := 2
 	if finite {
 		order = maxOrder
 		// Windowed sums form every kind for little more than the value
@@ -641,16 +642,18 @@ func (pr *problem) enclose(b *box) float64 {
 		if pr.m.binom && pr.m.n >= windowFrom {
 			order = orderAll
 		}
-		corners = append(corners, [2]coord{p1, q1}, [2]coord{p2, q2})
+		ncorner = 4
 	}
-	at := [][2]float64{{b.s1, b.t2}, {b.s2, b.t1}, {b.s1, b.t1}, {b.s2, b.t2}}
+	at := [4][2]float64{{b.s1, b.t2}, {b.s2, b.t1}, {b.s1, b.t1}, {b.s2, b.t2}}
 	// Sums are windowed; each corner bounds its own omitted terms (see
 	// cornerTail).
-	pts := make([]*point, len(corners))
-	for i := range corners {
+	pts := make([]*point, ncorner)
+	for i := range pts {
 		pts[i] = pr.evalAt(at[i][0], at[i][1], order)
 	}
 	b.pts = pts
+	// The corners hold the box's ends as evalAt formed them from the logits.
+	p1, q2, p2, q1 := pts[0].p, pts[0].q, pts[1].p, pts[1].q
 	b.ub = math.Min(pr.monotone(pts, cornerTail(pts, kVal)), pr.paired(pts))
 	if b.ub > pr.l0+pr.tau && !noSplit && (pr.alpha >= splitWindowedFrom || !pts[0].windowed() && !pts[1].windowed()) {
 		b.ub = math.Min(b.ub, pr.splitPaired(pts))
@@ -679,8 +682,8 @@ func (pr *problem) enclose(b *box) float64 {
 	// sum_{i+j=3} D^(i,j) psi(xi) d_p^i d_q^j / (i! j!) with each third
 	// derivative bounded over the box piece by piece (each half of F, G and
 	// G^T has terms monotone in p and in q, so its extremes are at corners).
-	mp, mq := fromLogit(mid(b.s1, b.s2)), fromLogit(mid(b.t1, b.t2))
 	c := pr.evalAt(mid(b.s1, b.s2), mid(b.t1, b.t2), orderAll)
+	mp, mq := c.p, c.q
 	psi, ok := pr.value(c)
 	if !ok {
 		return math.Inf(-1)
@@ -960,7 +963,7 @@ func (pr *problem) pieces(t *point, k int, fTail func(t *point, h int) float64, 
 // that degree) times e^(i ls[0] + j ls[1]), with its error.
 func (pr *problem) deriv(t *point, k int, ls [2]float64) val {
 	co := pr.coefs(k)
-	ps := pr.pieces(t, k, func(t *point, h int) float64 { return t.logTail[h][k] }, ls)
+	ps := pr.pieces(t, k, ownTail(k), ls)
 	var v, e, m float64
 	for n, x := range ps {
 		v += co[n] * x.v
@@ -984,7 +987,12 @@ func (pr *problem) derivRange(pts []*point, k int, ls [2]float64) (interval, boo
 	// pieces of kind k), for the paired range below.
 	rho := [2]interval{{math.Inf(1), math.Inf(-1)}, {math.Inf(1), math.Inf(-1)}}
 	for _, t := range pts {
-		ps := pr.pieces(t, k, func(t *point, h int) float64 { return t.logTail[h][k] }, ls)
+		var ps [6]val
+		if k >= kPPP && ls == ([2]float64{}) && !testNoThirds {
+			ps = *pr.cornerPieces(t, k)
+		} else {
+			ps = pr.pieces(t, k, ownTail(k), ls)
+		}
 		for n, x := range ps {
 			ext[n].lo = math.Min(ext[n].lo, x.lo())
 			ext[n].hi = math.Max(ext[n].hi, x.hi())
@@ -1024,6 +1032,29 @@ func (pr *problem) derivRange(pts []*point, k int, ls [2]float64) (interval, boo
 	r = interval{r.lo - m, r.hi + m}
 	return r, finiteAll(r.lo, r.hi)
 }
+
+// cornerPieces returns pieces(t, k) unscaled with t's own tails, for a
+// kind k of degree 3, formed once per point (point.thirds).
+func (pr *problem) cornerPieces(t *point, k int) *[6]val {
+	if t.thirds == nil {
+		t.thirds = &cornerThirds{}
+	}
+	i := k - kPPP
+	if t.thirds.have&(1<<i) == 0 {
+		t.thirds.v[i] = pr.pieces(t, k, ownTail(k), [2]float64{})
+		t.thirds.have |= 1 << i
+	}
+	return &t.thirds.v[i]
+}
+
+// ownTail returns the tail of kind k each point bounds for itself.
+func ownTail(k int) func(t *point, h int) float64 {
+	return func(t *point, h int) float64 { return t.logTail[h][k] }
+}
+
+// testNoThirds turns point.thirds off (before/after; the ranges are the
+// same bit for bit).
+var testNoThirds = false
 
 // scaleIv returns c x.
 func scaleIv(c float64, x interval) interval {
@@ -1118,16 +1149,6 @@ func (pr *problem) gterm(lg, l float64) val {
 	return val{v, v * termUlps * eps64 * (pr.alpha*(math.Abs(lg)+math.Abs(l)) + math.Abs(pr.logE) + 8)}
 }
 
-// ghalves returns, for each of G and G^T and each half, the pair of logs
-// (log u, log v) of its arguments and its log value.
-func ghalves(t *point) [4][3]float64 {
-	p, q := t.p, t.q
-	return [4][3]float64{
-		{p.l, q.l, t.lg1}, {p.l1, q.l1, t.lg2}, // G: g(p, q), g(1-p, 1-q)
-		{q.l, p.l, t.lh1}, {q.l1, p.l1, t.lh2}, // G^T: g(q, p), g(1-q, 1-p)
-	}
-}
-
 // monotone bounds psi over a box from above by the monotone enclosure:
 // g(u, v) increases in u and decreases in v, so each half of F is largest,
 // and each half of G and G^T smallest, at a corner; pts holds the corners
@@ -1160,11 +1181,10 @@ func (pr *problem) monotone(pts []*point, tail [2]float64) float64 {
 		for h := range 2 {
 			lo, rel := math.Inf(1), 0.0
 			for _, t := range pts {
-				x := ghalves(t)[2*i+h]
-				if x[2] < lo {
+				if x := t.ghalf(2*i + h); x[2] < lo {
 					lo = x[2]
 				}
-				rel = math.Max(rel, gRel(x[0], x[1], pr.alpha))
+				rel = math.Max(rel, t.grel[2*i+h])
 			}
 			lt := math.Log(k) + lo - pr.logE
 			lY = logspace.Add(lY, lt)
@@ -1217,12 +1237,11 @@ func (pr *problem) paired(pts []*point) float64 {
 	pos, neg := newSum(), newSum()
 	for h, c := range [2][2]*point{{pts[0], pts[1]}, {pts[1], pts[0]}} {
 		at, other := c[0], c[1]
-		gAt, gOther := ghalves(at)[h], ghalves(other)[h]
 		f := at.f[h][kVal]
-		if !finiteAll(f.log(), gAt[2], gOther[2]) {
+		if !finiteAll(f.log(), at.ghalf(h)[2], other.ghalf(h)[2]) {
 			return math.Inf(1)
 		}
-		if l, isNeg := pr.pairHalf(at.halfSum(h), gAt, gOther); isNeg {
+		if l, isNeg := pr.pairHalf(at.halfSum(h), pr.pairG(at, other, h)); isNeg {
 			neg.add(l, 0)
 		} else {
 			pos.add(l, 0)
@@ -1266,14 +1285,14 @@ func (pr *problem) splitPaired(pts []*point) float64 {
 	var best [2]float64
 	for h, c := range [2][2]*point{{pts[0], pts[1]}, {pts[1], pts[0]}} {
 		at, other := c[0], c[1]
-		gAt, gOther := ghalves(at)[h], ghalves(other)[h]
-		if !finiteAll(gAt[2], gOther[2]) {
+		if !finiteAll(at.ghalf(h)[2], other.ghalf(h)[2]) {
 			return math.Inf(1)
 		}
+		gp := pr.pairG(at, other, h)
 		// Where every term paired leaves B <= 0, adding a term only
 		// lowered the bound: the half is paired's, with no work per term.
 		if fx := at.halfSum(h); !testSplitWrongCorner && finiteAll(fx.log()) {
-			if l, isNeg := pr.pairHalf(fx, gAt, gOther); isNeg && l < 700 {
+			if l, isNeg := pr.pairHalf(fx, gp); isNeg && l < 700 {
 				best[h] = -math.Exp(l)
 				continue
 			}
@@ -1298,10 +1317,10 @@ func (pr *problem) splitPaired(pts []*point) float64 {
 		constLike := zMin-(xyAt[0].l-xyAt[0].l1) >= splitConstFrom
 		if (constLike || zMax-zMin < splitSpreadMin) && !testSplitWrongCorner {
 			all := other.halfSum(h) // m = 0: every term at the other corner
-			best[h] = pr.splitCandidate(at.tailSum(h), all.log(), all.relErr(), gAt, gOther)
+			best[h] = pr.splitCandidate(at.tailSum(h), all.log(), all.relErr(), gp)
 			if !constLike { // m past the last term: paired's half
 				none := other.tailSum(h)
-				best[h] = math.Min(best[h], pr.splitCandidate(at.halfSum(h), none.log(), none.relErr(), gAt, gOther))
+				best[h] = math.Min(best[h], pr.splitCandidate(at.halfSum(h), none.log(), none.relErr(), gp))
 			}
 			if math.IsInf(best[h], 1) {
 				return best[h]
@@ -1314,12 +1333,10 @@ func (pr *problem) splitPaired(pts []*point) float64 {
 		}
 		rest := pr.splitBuf[:hi-lo+1]
 		acc := other.tailSum(h)
+		vtOther, vtAt := m.valueTerms(other, h, xyOther), m.valueTerms(at, h, xyAt)
 		for j := hi; j >= lo; j-- {
 			if j < hi && j >= other.win[h][0] && j < other.win[h][1] {
-				t, r, _, _ := m.termLog(xyOther, j, nil)
-				if m.lerr != nil {
-					r += m.lerr[j]
-				}
+				t, r := vtOther.at(m, j, xyOther)
 				acc.add(t, r)
 			}
 			rest[j-lo] = [2]float64{acc.log(), acc.relErr()}
@@ -1337,17 +1354,14 @@ func (pr *problem) splitPaired(pts []*point) float64 {
 		pre := pr.splitPre[:hi-lo+1]
 		for j := lo; j <= hi; j++ {
 			if j > lo && j-1 >= at.win[h][0] && j-1 < at.win[h][1] {
-				t, r, _, _ := m.termLog(xyAt, j-1, nil)
-				if m.lerr != nil {
-					r += m.lerr[j-1]
-				}
+				t, r := vtAt.at(m, j-1, xyAt)
 				paired.add(t, r)
 			}
 			pre[j-lo] = paired
 		}
 		// B grows with m: bisect for the last m with B <= 0 (any m
 		// gives a bound; this one is the best but for rounding).
-		neg := func(j int) bool { lx, ly, _ := pr.pairLogs(pre[j-lo], gAt, gOther); return lx < ly }
+		neg := func(j int) bool { return pr.fLog(pre[j-lo]) < gp.ly }
 		mNeg := lo
 		if neg(hi) {
 			mNeg = hi
@@ -1364,7 +1378,7 @@ func (pr *problem) splitPaired(pts []*point) float64 {
 		}
 		best[h] = math.Inf(1)
 		for _, j := range [4]int{lo, mNeg, min(mNeg+1, hi), hi} {
-			best[h] = math.Min(best[h], pr.splitCandidate(pre[j-lo], rest[j-lo][0], rest[j-lo][1], gAt, gOther))
+			best[h] = math.Min(best[h], pr.splitCandidate(pre[j-lo], rest[j-lo][0], rest[j-lo][1], gp))
 		}
 		if math.IsInf(best[h], 1) {
 			return best[h]
@@ -1400,11 +1414,11 @@ const (
 )
 
 // splitCandidate returns splitPaired's bound of a half for one split: the
-// paired part's sum pre at the pairing corner (gAt, gOther as in
-// pairHalf), the rest's log lRest at the other corner with its relative
+// paired part's sum pre at the pairing corner (G's half's logs in gp, as
+// in pairHalf), the rest's log lRest at the other corner with its relative
 // error rel; +Inf where a part overflows.
-func (pr *problem) splitCandidate(pre sum, lRest, rel float64, gAt, gOther [3]float64) float64 {
-	l, isNeg := pr.pairHalf(pre, gAt, gOther)
+func (pr *problem) splitCandidate(pre sum, lRest, rel float64, gp gPair) float64 {
+	l, isNeg := pr.pairHalf(pre, gp)
 	lr := lRest - pr.logU
 	if l >= 700 || lr >= 700 || math.IsNaN(l) || math.IsNaN(lr) {
 		return math.Inf(1)
@@ -1461,10 +1475,10 @@ func ulpsOf(xs ...float64) float64 {
 // pairHalf bounds F_h/U - k1 G_h/E over a box from above as a signed log
 // (isNeg: the bound is -e^l, else e^l), for F's half h summed (fx, with
 // its relative error) at the corner where G_h is smallest and the ratio
-// F_h/G_h largest (gAt: log u, log v and log G_h there) and G_h largest
-// at the other corner (gOther): see paired.
-func (pr *problem) pairHalf(fx sum, gAt, gOther [3]float64) (l float64, isNeg bool) {
-	lx, ly, r := pr.pairLogs(fx, gAt, gOther)
+// F_h/G_h largest, with G_h's logs there and at the other corner, where it
+// is largest, in g (pairG): see paired.
+func (pr *problem) pairHalf(fx sum, g gPair) (l float64, isNeg bool) {
+	lx, ly, r := pr.fLog(fx), g.ly, g.r
 	switch {
 	case math.IsInf(ly, -1): // k1 = 0
 		return lx + r, false
@@ -1482,21 +1496,31 @@ func (pr *problem) pairHalf(fx sum, gAt, gOther [3]float64) (l float64, isNeg bo
 	return lx + r, false // X - Y <= X
 }
 
-// pairLogs returns pairHalf's logs: lx >= log F_h/U at the pairing
-// corner, ly <= log k1 G_h/E there, and r >= the log of the ratio of G_h's
-// largest value over the box to that one.
-func (pr *problem) pairLogs(fx sum, gAt, gOther [3]float64) (lx, ly, r float64) {
-	a := pr.alpha
-	lgAt, lgOther := gAt[2], gOther[2]
+// gPair holds pairHalf's logs of G's half: ly <= log k1 G_h/E at the
+// pairing corner, and r >= the log of the ratio of G_h's largest value
+// over the box to that one. A box's halves each form one (pairG) for all
+// the sums of F they pair.
+type gPair struct{ ly, r float64 }
+
+// pairG returns the gPair of G's half h with at the pairing corner.
+func (pr *problem) pairG(at, other *point, h int) gPair {
+	lgAt, lgOther := at.ghalf(h)[2], other.ghalf(h)[2]
 	lk1 := math.Log(pr.k1)
-	eAt, eOther := gRel(gAt[0], gAt[1], a), gRel(gOther[0], gOther[1], a)
-	lx = math.Inf(-1) // no terms
-	if lf := fx.log(); !math.IsInf(lf, -1) {
-		lx = lf - pr.logU + math.Log1p(fx.relErr()) + ulpsOf(lf, pr.logU)
+	eAt, eOther := at.grel[h], other.grel[h]
+	return gPair{
+		ly: lk1 + lgAt - pr.logE - eAt - ulpsOf(lk1, lgAt, pr.logE),
+		r:  lgOther - lgAt + eAt + eOther + ulpsOf(lgOther, lgAt),
 	}
-	ly = lk1 + lgAt - pr.logE - eAt - ulpsOf(lk1, lgAt, pr.logE)
-	r = lgOther - lgAt + eAt + eOther + ulpsOf(lgOther, lgAt)
-	return lx, ly, r
+}
+
+// fLog returns lx >= log F_h/U for F's half summed in fx (-Inf for no
+// terms).
+func (pr *problem) fLog(fx sum) float64 {
+	lf := fx.log()
+	if math.IsInf(lf, -1) {
+		return lf
+	}
+	return lf - pr.logU + math.Log1p(fx.relErr()) + ulpsOf(lf, pr.logU)
 }
 
 // gtMin returns the log of a lower bound on k2 G^T_h/E over a box (-Inf
@@ -1505,9 +1529,8 @@ func (pr *problem) pairLogs(fx sum, gAt, gOther [3]float64) (lx, ly, r float64) 
 func (pr *problem) gtMin(pts []*point, h int) float64 {
 	lo, e := math.Inf(1), 0.0
 	for _, t := range pts[:2] {
-		x := ghalves(t)[2+h]
-		if x[2] < lo {
-			lo, e = x[2], gRel(x[0], x[1], pr.alpha)
+		if x := t.ghalf(2 + h); x[2] < lo {
+			lo, e = x[2], t.grel[2+h]
 		}
 	}
 	if pr.k2 <= 0 || math.IsInf(lo, -1) {
@@ -1521,11 +1544,10 @@ func (pr *problem) gtMin(pts []*point, h int) float64 {
 // overflows.
 func (pr *problem) value(t *point) (val, bool) {
 	f0, f1 := pr.fsum(t, 0, kVal), pr.fsum(t, 1, kVal)
-	h := ghalves(t)
 	var gs [4]val
-	for i, x := range h {
-		gs[i] = pr.gterm(x[2], 0)
-		gs[i].err += gs[i].v * gRel(x[0], x[1], pr.alpha)
+	for i := range gs {
+		gs[i] = pr.gterm(t.ghalf(i)[2], 0)
+		gs[i].err += gs[i].v * t.grel[i]
 	}
 	if !finiteAll(f0.v, f1.v, gs[0].v, gs[1].v, gs[2].v, gs[3].v) {
 		return val{}, false

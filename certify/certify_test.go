@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/bernamp/bernamp/bounds"
@@ -661,5 +662,32 @@ func TestFindingSmallEps(t *testing.T) {
 	v, ok := pr.value(pr.m.eval(fromLogit(logit(r.ViolationP)), fromLogit(logit(r.ViolationQ)), 0, false))
 	if d := v.v - pr.l0; !ok || math.Abs(r.ViolationP-r.ViolationQ) > 1e-12 || math.Abs(d-5.804592222e-14) > 1e-15+v.err {
 		t.Errorf("at (%v, %v): psi - l0 = %v (error %v), want 5.804592222e-14 on the diagonal", r.ViolationP, r.ViolationQ, d, v.err)
+	}
+}
+
+// TestKeptSame: what a point keeps for the boxes that meet there (its
+// third-degree pieces, point.thirds; its value terms, point.vt) changes
+// no bound: with and without them the searches close the same tiles with
+// the same evaluations and prove the same Upper, bit for bit, at grid
+// points and at windowed ones (n = 600, 1000) where splitPaired runs.
+func TestKeptSame(t *testing.T) {
+	defer func() { testNoThirds, testNoValueTerms = false, false }()
+	for _, p := range [][4]float64{{3, 0.1, 5, 1}, {15, 0.1, 50, 0.1}, {2, 0.01, 50, 0.1}, {5, 0.3, 5, 0.3}, {600, 0.49, 50, 1}, {1000, 0.45, 20, 1}} {
+		var rs [2]Result
+		for i, off := range [2]bool{false, true} {
+			testNoThirds, testNoValueTerms = off, off
+			r, err := Certify(context.Background(), int(p[0]), p[1], p[2], p[3], &Settings{Tiling: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			rs[i] = r
+		}
+		a, b := rs[0], rs[1]
+		if a.Status != Proved || a.Method != MethodPieces {
+			t.Errorf("%v: %v by %s, want proved by the pieces", p, a.Status, a.Method)
+		}
+		if a.Boxes != b.Boxes || a.Evals != b.Evals || a.Upper != b.Upper || !slices.Equal(a.Tiling, b.Tiling) {
+			t.Errorf("%v: kept %d boxes, %d evaluations, upper %v; not kept %d, %d, %v", p, a.Boxes, a.Evals, a.Upper, b.Boxes, b.Evals, b.Upper)
+		}
 	}
 }

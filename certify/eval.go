@@ -135,7 +135,10 @@ func (a *sum) add(x, r float64) float64 {
 		}
 		a.top = x
 	}
-	t := math.Exp(x - a.top)
+	t := 1.0 // e^0, as exp gives it: a sum's first term sets its level
+	if x != a.top {
+		t = math.Exp(x - a.top)
+	}
 	a.addScaled(t, r)
 	return t
 }
@@ -205,6 +208,7 @@ const (
 	kV     = 2
 	kPP    = 3 // (2, 0)
 	kQQ    = 5 // (0, 2)
+	kPPP   = 6 // (3, 0), the first of degree 3
 	nKinds = len(kindIJ)
 )
 
@@ -233,6 +237,71 @@ type point struct {
 	// log g(p, q), log g(1-p, 1-q) (the halves of G), log g(q, p),
 	// log g(1-q, 1-p) (the halves of G^T).
 	lg1, lg2, lh1, lh2 float64
+	// grel[i] is gRel of ghalf(i): the relative error of its value.
+	grel [4]float64
+	// thirds holds the pieces of the third-degree kinds, formed on first
+	// use (problem.cornerPieces): a corner serves the Taylor remainders of
+	// the boxes that meet there and of their parents.
+	thirds *cornerThirds
+	// vt[h] holds half h's value terms over its window (valueTerms), formed
+	// on first use by splitPaired.
+	vt [2]valueTerms
+}
+
+// valueTerms are the value terms (log, error bound in log units, lerr
+// included) of a half for j from lo on; nil: none kept.
+type valueTerms struct {
+	lo int
+	tr [][2]float64
+}
+
+// vtMax is the most terms a half keeps in point.vt: at n = 10^4 a window
+// holds hundreds, and a point's terms would outweigh the rest of it.
+const vtMax = 64
+
+// valueTerms returns half h's value terms at t (arguments xy), kept on t
+// when its window holds at most vtMax.
+func (m *model) valueTerms(t *point, h int, xy [2]coord) valueTerms {
+	lo, hi := t.win[h][0], t.win[h][1]
+	if t.vt[h].tr != nil || hi-lo > vtMax || testNoValueTerms {
+		return t.vt[h]
+	}
+	tr := make([][2]float64, hi-lo)
+	for j := lo; j < hi; j++ {
+		tr[j-lo][0], tr[j-lo][1] = m.valueTerm(xy, j)
+	}
+	t.vt[h] = valueTerms{lo, tr}
+	return t.vt[h]
+}
+
+// at returns the value term j (log, error bound), kept or formed anew.
+func (v valueTerms) at(m *model, j int, xy [2]coord) (t, r float64) {
+	if v.tr != nil {
+		x := v.tr[j-v.lo]
+		return x[0], x[1]
+	}
+	return m.valueTerm(xy, j)
+}
+
+// valueTerm returns the value term j of a half with arguments xy: its log
+// and error bound (lerr included), as addTerm adds it.
+func (m *model) valueTerm(xy [2]coord, j int) (t, r float64) {
+	t, r, _, _ = m.termLog(xy, j, nil)
+	if m.lerr != nil {
+		r += m.lerr[j]
+	}
+	return t, r
+}
+
+// testNoValueTerms turns point.vt off (before/after; the sums are the same
+// bit for bit).
+var testNoValueTerms = false
+
+// cornerThirds are a point's pieces (problem.pieces, unscaled, its own
+// tails) of the kinds kPPP.. nKinds-1; bit k-kPPP of have marks those formed.
+type cornerThirds struct {
+	v    [nKinds - kPPP][6]val
+	have uint8
 }
 
 // eval computes F_n, G and G^T at (p, q); order (0..maxOrder, or
@@ -268,7 +337,26 @@ func (m *model) eval(p, q coord, order int, window bool) *point {
 	}
 	pt.lg1, pt.lg2 = logG(p.l, q.l, a), logG(p.l1, q.l1, a)
 	pt.lh1, pt.lh2 = logG(q.l, p.l, a), logG(q.l1, p.l1, a)
+	for i := range pt.grel {
+		g := pt.ghalf(i)
+		pt.grel[i] = gRel(g[0], g[1], a)
+	}
 	return pt
+}
+
+// ghalf returns, for i = 0, 1 the halves of G and for i = 2, 3 those of
+// G^T, the logs (log u, log v) of its arguments and its log value.
+func (t *point) ghalf(i int) [3]float64 {
+	p, q := t.p, t.q
+	switch i {
+	case 0:
+		return [3]float64{p.l, q.l, t.lg1} // g(p, q)
+	case 1:
+		return [3]float64{p.l1, q.l1, t.lg2} // g(1-p, 1-q)
+	case 2:
+		return [3]float64{q.l, p.l, t.lh1} // g(q, p)
+	}
+	return [3]float64{q.l1, p.l1, t.lh2} // g(1-q, 1-p)
 }
 
 // addTerm adds term j of half h (arguments xy: (p, q) or (1-p, 1-q)) to

@@ -33,9 +33,8 @@ func (pr *problem) relax(ctx context.Context, maxBoxes int, vp, vq float64) lpPr
 		pt := pr.m.eval(fromLogit(s), fromLogit(t), 0, false)
 		pr.evals++
 		f0, f1 := pr.fsum(pt, 0, kVal), pr.fsum(pt, 1, kVal)
-		h := ghalves(pt)
-		g := pr.gterm(h[0][2], 0).v + pr.gterm(h[1][2], 0).v
-		gt := pr.gterm(h[2][2], 0).v + pr.gterm(h[3][2], 0).v
+		g := pr.gterm(pt.lg1, 0).v + pr.gterm(pt.lg2, 0).v
+		gt := pr.gterm(pt.lh1, 0).v + pr.gterm(pt.lh2, 0).v
 		// Far from the tangent G or G^T dwarfs F and psi is hugely
 		// negative: such points never bind, and their huge coefficients
 		// would make the LP's bases near singular.
