@@ -387,21 +387,21 @@ const stallDrop = 0.1
 // other boxes that meet there: a box's corners for its children, its
 // Taylor center (evaluated with every kind) for its grandchildren, whose
 // corner it is after a split across each side, and any corner shared by
-// neighbours bounded close in time. About 1.4 to 2.4 kB an evaluation;
+// neighbours bounded close in time. About 1.1 to 2.1 kB an evaluation;
 // each is counted among those MemoryBytes allows a box.
 const cacheMax = 16384
 
 // keepCorners caps the open boxes that keep their corner evaluations for
-// their children (memory: about 1.4 to 2.4 kB a corner).
+// their children (memory: about 1.1 to 2.1 kB a corner).
 const keepCorners = 50_000
 
 // MemoryBytes is an estimate from above of the memory a search of at most
 // boxes boxes holds: 9 KiB for each of the first keepCorners (their four
-// corner evaluations, about 1.4 kB each and up to 1 kB more that a corner
+// corner evaluations, about 1.1 kB each and up to 1 kB more that a corner
 // keeps for the boxes meeting there: point.thirds, point.vt) and 256 bytes
 // for every box. The evaluations kept by their logits (at most cacheMax,
-// about 37 MB) are among those: a search makes 1 to 3 evaluations a box
-// (Result.Evals). Measured (peak resident set): 419 MB at 400,000 boxes
+// about 35 MB) are among those: a search makes 1 to 3 evaluations a box
+// (Result.Evals). Measured (peak resident set): 379 MB at 400,000 boxes
 // ((15, 0.1, 50, 0.1) with Tol 1e-14, which never closes; 284 MB before
 // corners kept pieces and terms), 8.5 MB at 682,268 boxes that closed as
 // they went.
@@ -1157,13 +1157,13 @@ func (pr *problem) gterm(lg, l float64) val {
 func (pr *problem) monotone(pts []*point, tail [2]float64) float64 {
 	fu := newSum()
 	for h := range 2 {
-		best := newSum()
+		best, lBest := newSum(), math.Inf(-1)
 		for _, t := range pts {
-			if s := t.f[h][kVal]; s.log() > best.log() {
-				best = s
+			if s := t.f[h][kVal]; s.log() > lBest {
+				best, lBest = s, s.log()
 			}
 		}
-		fu.add(best.log(), best.relErr())
+		fu.add(lBest, best.relErr())
 		if !math.IsInf(tail[h], -1) {
 			fu.add(tail[h], 0) // the half's omitted terms
 		}

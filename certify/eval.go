@@ -227,9 +227,6 @@ type point struct {
 	// ranges only) the kinds of degree 1 and 2 are skipped (see has).
 	kinds  int
 	corner bool
-	// dtop[h][k] is top_0 - top_k of half h's sums when rtop[h][k] =
-	// e^dtop was last formed (addTerm; NaN before).
-	dtop, rtop [2][nKinds]float64
 	// logTail[h][k] bounds the omitted terms of kind k of half h (-Inf
 	// when every j was summed); win[h] is half h's window [lo, hi).
 	logTail [2][nKinds]float64
@@ -243,8 +240,9 @@ type point struct {
 	// use (problem.cornerPieces): a corner serves the Taylor remainders of
 	// the boxes that meet there and of their parents.
 	thirds *cornerThirds
-	// vt[h] holds half h's value terms over its window (valueTerms), formed
-	// on first use by splitPaired.
+	// vt[h] holds half h's value terms over its window (valueTerms): those
+	// of a full sum as eval adds them, a window's on first use by
+	// splitPaired.
 	vt [2]valueTerms
 }
 
@@ -321,7 +319,6 @@ func (m *model) eval(p, q coord, order int, window bool) *point {
 	for h := range pt.logTail {
 		for k := range pt.logTail[h] {
 			pt.logTail[h][k] = math.Inf(-1)
-			pt.dtop[h][k] = math.NaN()
 		}
 	}
 	pb, qb := coord{p.l1, p.l}, coord{q.l1, q.l} // 1-p, 1-q
@@ -330,8 +327,12 @@ func (m *model) eval(p, q coord, order int, window bool) *point {
 			m.sumWindow(pt, h, xy)
 			continue
 		}
+		if len(m.lw) <= vtMax && !testNoValueTerms {
+			pt.vt[h] = valueTerms{0, make([][2]float64, len(m.lw))}
+		}
+		var lv levels
 		for j := range m.lw {
-			m.addTerm(pt, h, xy, j)
+			m.addTerm(pt, h, xy, j, &lv)
 		}
 		pt.win[h] = [2]int{0, len(m.lw)}
 	}
@@ -359,12 +360,20 @@ func (t *point) ghalf(i int) [3]float64 {
 	return [3]float64{q.l1, p.l1, t.lh2} // g(1-q, 1-p)
 }
 
+// levels is a half's state while its terms are added: dtop[k] is top_0 -
+// top_k of its sums when rtop[k] = e^dtop was last formed (rtop 0: not
+// yet).
+type levels struct{ dtop, rtop [nKinds]float64 }
+
 // addTerm adds term j of half h (arguments xy: (p, q) or (1-p, 1-q)) to
-// each kind's sum of pt.
-func (m *model) addTerm(pt *point, h int, xy [2]coord, j int) {
+// each kind's sum of pt; lev is the half's levels.
+func (m *model) addTerm(pt *point, h int, xy [2]coord, j int, lev *levels) {
 	t, r, lu, lv := m.termLog(xy, j, nil)
 	if m.lerr != nil {
 		r += m.lerr[j]
+	}
+	if v := pt.vt[h]; v.tr != nil {
+		v.tr[j-v.lo] = [2]float64{t, r}
 	}
 	f := &pt.f[h]
 	t0 := f[kVal].add(t, r)
@@ -399,11 +408,10 @@ func (m *model) addTerm(pt *point, h int, xy [2]coord, j int) {
 		dt := top0 - fk.top
 		mag := math.Abs(t-top0) + math.Abs(dt) + i*math.Abs(a) + jj*math.Abs(b)
 		if ok && x <= fk.top+30 && mag <= 600 {
-			// rtop 0: not formed yet (a point not made by eval has dtop 0).
-			if dt != pt.dtop[h][k] || pt.rtop[h][k] == 0 {
-				pt.dtop[h][k], pt.rtop[h][k] = dt, math.Exp(dt)
+			if dt != lev.dtop[k] || lev.rtop[k] == 0 {
+				lev.dtop[k], lev.rtop[k] = dt, math.Exp(dt)
 			}
-			v := sharedTerm(t0, pt.rtop[h][k], ea, eb, kindIJ[k][0], kindIJ[k][1])
+			v := sharedTerm(t0, lev.rtop[k], ea, eb, kindIJ[k][0], kindIJ[k][1])
 			fk.addScaled(v, rk+sharedErr(mag, kindIJ[k][0], kindIJ[k][1]))
 			continue
 		}

@@ -474,6 +474,7 @@ type shared struct {
 	lx, lx1, ly, ly1 float64 // their logs
 	ck, ckErr        [nKinds]float64
 	ckAt             [nKinds][2]float64
+	lv               levels // addTerm's, for the terms that go through it
 }
 
 // linLog is the least log of a part of u or v formed in floats: above it
@@ -534,7 +535,7 @@ const sharedMax = 1e90
 // moves, a term below e^-600 of its level) through addTerm's logs.
 func (m *model) addShared(pt *point, h int, xy [2]coord, j int, sh *shared) {
 	if m.lerr != nil {
-		m.addTerm(pt, h, xy, j)
+		m.addTerm(pt, h, xy, j, &sh.lv)
 		return
 	}
 	a := m.alpha

@@ -267,8 +267,9 @@ func TestSharedMatchesLogs(t *testing.T) {
 		}
 		pb, qb := coord{p.l1, p.l}, coord{q.l1, q.l}
 		for h, xy := range [2][2]coord{{p, q}, {pb, qb}} {
+			var lv levels
 			for j := pt.win[h][0]; j < pt.win[h][1]; j++ {
-				m.addTerm(ref, h, xy, j)
+				m.addTerm(ref, h, xy, j, &lv)
 			}
 			for k := range nKinds {
 				if !pt.has(k) {
