@@ -691,3 +691,32 @@ func TestKeptSame(t *testing.T) {
 		}
 	}
 }
+
+// TestSplitNear: on sums of every j, splitPaired is tried only within
+// splitNear widths of the diagonal; at grid points that costs at most 1%
+// more boxes than trying it everywhere (measured: 0 to 0.45%), and on
+// windowed sums (n = 10^4, alpha 1000, where it closes boxes far from the
+// diagonal) nothing changes.
+func TestSplitNear(t *testing.T) {
+	defer func() { testSplitEverywhere = false }()
+	for _, p := range [][4]float64{{15, 0.1, 50, 0.1}, {2, 0.01, 50, 0.1}, {15, 0.3, 50, 0.1}, {3, 0.1, 5, 1}, {10000, 0.495, 1000, 50}} {
+		var boxes [2]int
+		for i, every := range [2]bool{false, true} {
+			testSplitEverywhere = every
+			r, err := Certify(context.Background(), int(p[0]), p[1], p[2], p[3], nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if r.Status != Proved {
+				t.Errorf("%v (splitPaired everywhere %v): %v", p, every, r.Status)
+			}
+			boxes[i] = r.Boxes
+		}
+		switch {
+		case p[0] >= windowFrom && boxes[0] != boxes[1]:
+			t.Errorf("%v: windowed sums, %d boxes near the diagonal only, %d everywhere", p, boxes[0], boxes[1])
+		case float64(boxes[0]) > 1.01*float64(boxes[1]):
+			t.Errorf("%v: %d boxes near the diagonal only, %d everywhere", p, boxes[0], boxes[1])
+		}
+	}
+}
