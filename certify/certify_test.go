@@ -666,16 +666,17 @@ func TestFindingSmallEps(t *testing.T) {
 }
 
 // TestKeptSame: what a point keeps for the boxes that meet there (its
-// third-degree pieces, point.thirds; its value terms, point.vt) changes
+// third-degree pieces, point.thirds; its value terms, point.vt), and the
+// windowed sums' u_j and log u_j kept by coordinate (coordLogs), change
 // no bound: with and without them the searches close the same tiles with
 // the same evaluations and prove the same Upper, bit for bit, at grid
 // points and at windowed ones (n = 600, 1000) where splitPaired runs.
 func TestKeptSame(t *testing.T) {
-	defer func() { testNoThirds, testNoValueTerms = false, false }()
+	defer func() { testNoThirds, testNoValueTerms, testNoCoordLogs = false, false, false }()
 	for _, p := range [][4]float64{{3, 0.1, 5, 1}, {15, 0.1, 50, 0.1}, {2, 0.01, 50, 0.1}, {5, 0.3, 5, 0.3}, {600, 0.49, 50, 1}, {1000, 0.45, 20, 1}} {
 		var rs [2]Result
 		for i, off := range [2]bool{false, true} {
-			testNoThirds, testNoValueTerms = off, off
+			testNoThirds, testNoValueTerms, testNoCoordLogs = off, off, off
 			r, err := Certify(context.Background(), int(p[0]), p[1], p[2], p[3], &Settings{Tiling: true})
 			if err != nil {
 				t.Fatal(err)

@@ -55,6 +55,10 @@ type model struct {
 	// ej, om: e_j and 1 - e_j as floats (binomial models), for the
 	// windowed sums' shared factors (window.go, addShared).
 	ej, om []float64
+	// coords holds the windowed sums' u_j and log u_j by coordinate
+	// (coordLogs), coordsN entries in all.
+	coords  map[[2]float64]*coordLogs
+	coordsN int
 }
 
 // windowFrom is the smallest n whose sums are windowed.

@@ -352,6 +352,7 @@ func (m *model) sumWindow(pt *point, h int, xy [2]coord) {
 	w := max(4, int(m.sd/4))
 	lo, hi := max(reach(-1)-1, 0), min(reach(1)+2, last+1)
 	sh := newShared(xy)
+	sh.cu, sh.cv = m.coordLogsOf(xy[0], sh.x, sh.x1), m.coordLogsOf(xy[1], sh.y, sh.y1)
 	for x := lo; x < hi; x++ {
 		m.addShared(pt, h, xy, x, sh)
 	}
@@ -475,7 +476,78 @@ type shared struct {
 	ck, ckErr        [nKinds]float64
 	ckAt             [nKinds][2]float64
 	lv               levels // addTerm's, for the terms that go through it
+	cu, cv           *coordLogs // log u_j and log v_j by coordinate (nil: none)
 }
+
+// coordLogs holds, for one coordinate x of a windowed model (a half's p
+// or q), log u_j for u_j = x + (1-x) e_j as linear forms it, for j in
+// [lo, lo+len(lu)), where u_j > 1/sharedMax (0 elsewhere): it depends on
+// x alone, and the boxes of a search share few coordinates (at (10^6,
+// 0.499, 1.001, 1e-3), 423 for the 14,220 halves' arguments of its
+// evaluations), so each is formed once.
+type coordLogs struct {
+	a, la, b, lb float64 // x and 1-x as newShared forms them, with their logs
+	lo           int
+	lu           []float64
+}
+
+// coordLogsMax caps the logs kept by a model's coordLogs (8 bytes each,
+// 32 MiB in all); past it they are dropped and formed anew.
+const coordLogsMax = 1 << 22
+
+// coordLogsOf returns the coordLogs of x (parts a = e^(x.l), b = e^(x.l1)
+// as newShared forms them), nil with testNoCoordLogs.
+func (m *model) coordLogsOf(x coord, a, b float64) *coordLogs {
+	if testNoCoordLogs {
+		return nil
+	}
+	key := [2]float64{x.l, x.l1}
+	if c := m.coords[key]; c != nil {
+		return c
+	}
+	if m.coords == nil || m.coordsN >= coordLogsMax {
+		m.coords, m.coordsN = map[[2]float64]*coordLogs{}, 0
+	}
+	c := &coordLogs{a: a, la: x.l, b: b, lb: x.l1}
+	m.coords[key] = c
+	return c
+}
+
+// at returns log u_j (where u_j > 1/sharedMax), forming the range of j
+// it keeps out to j if need be.
+func (c *coordLogs) at(m *model, j int) float64 {
+	if i := j - c.lo; i < 0 || i >= len(c.lu) {
+		c.extend(m, j)
+	}
+	return c.lu[j-c.lo]
+}
+
+// extend widens c's range to hold j, by at least half its length on that
+// side (a window widens by doubling steps), within 0..len(m.lw)-1.
+func (c *coordLogs) extend(m *model, j int) {
+	lo, hi := c.lo, c.lo+len(c.lu)
+	pad := max(64, len(c.lu)/2)
+	if len(c.lu) == 0 {
+		lo, hi = j, j+1
+	}
+	nlo, nhi := min(lo, max(j-pad, 0)), max(hi, min(j+1+pad, len(m.lw)))
+	lu := make([]float64, nhi-nlo)
+	copy(lu[lo-nlo:], c.lu)
+	for i := nlo; i < nhi; i++ {
+		if i >= lo && i < hi && len(c.lu) > 0 {
+			continue
+		}
+		if x, _ := linear(c.a, c.la, c.b, c.lb, m.ej[i], m.le[i]); x > 1/sharedMax {
+			lu[i-nlo] = math.Log(x)
+		}
+	}
+	m.coordsN += nhi - nlo - len(c.lu)
+	c.lo, c.lu = nlo, lu
+}
+
+// testNoCoordLogs turns the coordinates' kept logs off (before/after; the
+// sums are the same bit for bit).
+var testNoCoordLogs = false
 
 // linLog is the least log of a part of u or v formed in floats: above it
 // every part is a normal float (e^-700 > 1e-305). A part below it is
@@ -543,16 +615,23 @@ func (m *model) addShared(pt *point, h int, xy [2]coord, j int, sh *shared) {
 	f0 := &f[kVal]
 	le := m.le[j]
 	ej := m.ej[j]
-	u, okU := linear(sh.x, sh.lx, sh.x1, sh.lx1, ej, le)
-	v, okV := linear(sh.y, sh.ly, sh.y1, sh.ly1, ej, le)
-	lin := okU && okV && u > 1/sharedMax && v > 1/sharedMax
-	var t, r, lu, lv, eu, ev float64
+	// linear gives 0 where it does not form u or v.
+	u, _ := linear(sh.x, sh.lx, sh.x1, sh.lx1, ej, le)
+	v, _ := linear(sh.y, sh.ly, sh.y1, sh.ly1, ej, le)
+	lin := u > 1/sharedMax && v > 1/sharedMax
+	var lu, lv float64
+	switch {
+	case lin && sh.cu != nil:
+		lu, lv = sh.cu.at(m, j), sh.cv.at(m, j)
+	case lin:
+		lu, lv = math.Log(u), math.Log(v)
+	}
+	var t, r, eu, ev float64
 	if lin {
 		// eu, ev: relative errors of u, v, and (with 2 ulps of their
 		// size) absolute ones of their logs.
 		eu = termUlps * eps64 * (-le + 1)
 		ev = eu
-		lu, lv = math.Log(u), math.Log(v)
 		d, lw := lu-lv, m.lw[j]
 		t = lw + lv + a*d
 		r = termUlps*eps64*(math.Abs(lw)+math.Abs(lv)+a*math.Abs(d)+8) +
