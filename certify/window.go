@@ -475,7 +475,7 @@ type shared struct {
 	lx, lx1, ly, ly1 float64 // their logs
 	ck, ckErr        [nKinds]float64
 	ckAt             [nKinds][2]float64
-	lv               levels // addTerm's, for the terms that go through it
+	lv               levels     // addTerm's, for the terms that go through it
 	cu, cv           *coordLogs // log u_j and log v_j by coordinate (nil: none)
 }
 
