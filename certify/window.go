@@ -528,14 +528,14 @@ func (c *coordLogs) extend(m *model, j int) {
 	lo, hi := c.lo, c.lo+len(c.lu)
 	pad := max(64, len(c.lu)/2)
 	if len(c.lu) == 0 {
-		lo, hi = j, j+1
+		lo, hi = j, j // nothing kept yet
 	}
 	nlo, nhi := min(lo, max(j-pad, 0)), max(hi, min(j+1+pad, len(m.lw)))
 	lu := make([]float64, nhi-nlo)
 	copy(lu[lo-nlo:], c.lu)
 	for i := nlo; i < nhi; i++ {
-		if i >= lo && i < hi && len(c.lu) > 0 {
-			continue
+		if i >= lo && i < hi {
+			continue // kept
 		}
 		if x, _ := linear(c.a, c.la, c.b, c.lb, m.ej[i], m.le[i]); x > 1/sharedMax {
 			lu[i-nlo] = math.Log(x)
