@@ -296,24 +296,30 @@ func TestSharedMatchesLogs(t *testing.T) {
 	t.Logf("%d sums; largest difference %.3g of its bound", shared, worst)
 }
 
-// TestMemoSame: the logs of u_j and v_j kept for the tails (uvMemo)
-// change nothing: at random points each half's window, every kind's sum
-// and its tail's bound are the same, bit for bit, as with each log formed
-// again where asked.
+// TestMemoSame: the logs of u_j and v_j kept for the tails (uvMemo) and
+// by coordinate for the sums (coordLogs) change nothing: at random points
+// each half's window, every kind's sum and its tail's bound are the same,
+// bit for bit, as with each log formed again where asked, both when the
+// coordinates' logs are first formed and when they are read back.
 func TestMemoSame(t *testing.T) {
-	defer func() { testNoMemo = false }()
+	defer func() { testNoMemo, testNoCoordLogs = false, false }()
 	tails := 0
 	for ci, wc := range windowCases(92, 80) {
 		m := newModel(wc.n, wc.c, wc.alpha)
 		p, q := fromLogit(wc.s), fromLogit(wc.t)
-		var pts [2]*point
-		for i, off := range [2]bool{false, true} {
-			testNoMemo = off
+		var pts [3]*point
+		for i, off := range [3]bool{false, false, true} {
+			testNoMemo, testNoCoordLogs = off, off
 			pts[i] = m.eval(p, q, 2+ci%2, true)
 		}
-		a, b := pts[0], pts[1]
-		if a.win != b.win || a.logTail != b.logTail || a.f != b.f {
-			t.Errorf("%+v: with the memo windows %v, tails %v; without %v, %v", wc, a.win, a.logTail, b.win, b.logTail)
+		if len(m.coords) == 0 {
+			t.Fatalf("%+v: no coordinate's logs kept", wc)
+		}
+		a := pts[2]
+		for _, b := range pts[:2] {
+			if a.win != b.win || a.logTail != b.logTail || a.f != b.f {
+				t.Errorf("%+v: with the kept logs windows %v, tails %v; without %v, %v", wc, b.win, b.logTail, a.win, a.logTail)
+			}
 		}
 		for h := range a.logTail {
 			if !math.IsInf(a.logTail[h][kVal], -1) {
