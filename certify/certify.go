@@ -290,6 +290,8 @@ type problem struct {
 	cache       map[[2]float64]*point // evaluations by their logits (s, t), shared by boxes that meet there (at most cacheMax, then cleared)
 	splitBuf    [][2]float64          // splitPaired's scratch
 	splitPre    []sum                 // splitPaired's scratch
+	splitLazy   []bool                // splitPaired's scratch
+	splitMemos  [2]uvMemo             // splitPaired's scratch
 	diag        val                   // psi(p, p), the same at every p (curvature), for the multipliers (k1, k2) = diagAt
 	diagAt      [2]float64            // the multipliers diag was formed for
 }
@@ -1335,14 +1337,60 @@ func (pr *problem) splitPaired(pts []*point) float64 {
 			pr.splitBuf = make([][2]float64, hi-lo+1)
 		}
 		rest := pr.splitBuf[:hi-lo+1]
-		acc := other.tailSum(h)
+		// Each side's omitted terms go only where their j are: beyond a
+		// window of the other corner, the rest is bounded from j itself
+		// (restAbove), since that side's tail bounds the terms from the
+		// window's end, which may dwarf those from j (at (10^4, 0.495,
+		// 1000, 1), e^46316 against e^-787 of U, p and q near 0).
+		ow, aw := other.win[h], at.win[h]
+		acc := newSum()
+		addTail := func(a *sum, l float64) {
+			if !math.IsInf(l, -1) {
+				a.add(l, 0)
+			}
+		}
+		addTail(&acc, other.valTail[h][above])
 		vtOther, vtAt := m.valueTerms(other, h, xyOther), m.valueTerms(at, h, xyAt)
 		for j := hi; j >= lo; j-- {
-			if j < hi && j >= other.win[h][0] && j < other.win[h][1] {
+			if j < hi && j >= ow[0] && j < ow[1] {
 				t, r := vtOther.at(m, j, xyOther)
 				acc.add(t, r)
 			}
+			if j == ow[0]-1 {
+				addTail(&acc, other.valTail[h][below])
+			}
 			rest[j-lo] = [2]float64{acc.log(), acc.relErr()}
+		}
+		// Above the other corner's window, restAt sums the other corner's
+		// terms from hi down to j when first asked (the candidates are
+		// few), on top of the least bound known for those from hi on.
+		var near sum
+		nearFrom := hi + 1
+		restAt := func(j int) (float64, float64) {
+			if j <= ow[1] || testSplitWholeTail {
+				return rest[j-lo][0], rest[j-lo][1]
+			}
+			if nearFrom > hi {
+				near = newSum()
+				lt := other.valTail[h][above]
+				l, r := m.restAbove(xyOther, hi, pr.splitMemo(1))
+				if l < lt {
+					if !math.IsInf(l, -1) {
+						near.add(l, r)
+					}
+				} else {
+					addTail(&near, lt)
+				}
+				nearFrom = hi
+			}
+			for ; nearFrom > j; nearFrom-- {
+				t, r := m.valueTerm(xyOther, nearFrom-1)
+				near.add(t, r)
+			}
+			if l := near.log(); l < rest[j-lo][0] {
+				return l, near.relErr()
+			}
+			return rest[j-lo][0], rest[j-lo][1]
 		}
 		// pre[j-lo]: F_h's terms j' < j at the pairing corner. Adding a
 		// term to the paired part moves the bound by its value there
@@ -1350,21 +1398,48 @@ func (pr *problem) splitPaired(pts []*point) float64 {
 		// B stays <= 0, and by about nothing after: the best m is where
 		// B turns positive (mNeg, the last m with B <= 0, or the next),
 		// or an end.
-		paired := at.tailSum(h)
+		paired := newSum()
+		addTail(&paired, at.valTail[h][below])
 		if cap(pr.splitPre) < hi-lo+1 {
 			pr.splitPre = make([]sum, hi-lo+1)
 		}
 		pre := pr.splitPre[:hi-lo+1]
+		if cap(pr.splitLazy) < hi-lo+1 {
+			pr.splitLazy = make([]bool, hi-lo+1)
+		}
+		clear(pr.splitLazy[:hi-lo+1])
 		for j := lo; j <= hi; j++ {
-			if j > lo && j-1 >= at.win[h][0] && j-1 < at.win[h][1] {
+			if j > lo && j-1 >= aw[0] && j-1 < aw[1] {
 				t, r := vtAt.at(m, j-1, xyAt)
 				paired.add(t, r)
 			}
+			if j == aw[1]+1 {
+				addTail(&paired, at.valTail[h][above])
+			}
 			pre[j-lo] = paired
+		}
+		// Below the pairing corner's window the paired part is bounded
+		// from j itself (restBelow), once asked for, likewise.
+		memoAt := pr.splitMemo(0)
+		for j := lo; j < aw[0] && !testSplitWholeTail; j++ {
+			pr.splitLazy[j-lo] = true
+		}
+		preAt := func(j int) sum {
+			if j < aw[0] && pr.splitLazy[j-lo] {
+				pr.splitLazy[j-lo] = false
+				if l, r := m.restBelow(xyAt, j, memoAt); l < pre[j-lo].log() {
+					x := newSum()
+					if !math.IsInf(l, -1) {
+						x.add(l, r)
+					}
+					pre[j-lo] = x
+				}
+			}
+			return pre[j-lo]
 		}
 		// B grows with m: bisect for the last m with B <= 0 (any m
 		// gives a bound; this one is the best but for rounding).
-		neg := func(j int) bool { return pr.fLog(pre[j-lo]) < gp.ly }
+		neg := func(j int) bool { return pr.fLog(preAt(j)) < gp.ly }
 		mNeg := lo
 		if neg(hi) {
 			mNeg = hi
@@ -1381,7 +1456,8 @@ func (pr *problem) splitPaired(pts []*point) float64 {
 		}
 		best[h] = math.Inf(1)
 		for _, j := range [4]int{lo, mNeg, min(mNeg+1, hi), hi} {
-			best[h] = math.Min(best[h], pr.splitCandidate(pre[j-lo], rest[j-lo][0], rest[j-lo][1], gp))
+			lr, rr := restAt(j)
+			best[h] = math.Min(best[h], pr.splitCandidate(preAt(j), lr, rr, gp))
 		}
 		if math.IsInf(best[h], 1) {
 			return best[h]
@@ -1463,6 +1539,52 @@ func (pr *problem) splitCandidate(pre sum, lRest, rel float64, gp gPair) float64
 		x += x * (rel + ulpsOf(lRest, pr.logU) + expUlps*eps64*(math.Abs(lr)+1))
 	}
 	return v + x + combineUlps*eps64*(math.Abs(v)+x)
+}
+
+// testSplitWholeTail puts a window's whole tail into splitPaired's rest
+// wherever it lies (before/after restAbove).
+var testSplitWholeTail bool
+
+// restAbove bounds the value terms j' >= j of a half with arguments xy:
+// the term j and the bound beyond it (sideTail from j), as (log,
+// relative error); +Inf where none is known.
+func (m *model) restAbove(xy [2]coord, j int, mm *uvMemo) (float64, float64) {
+	if j >= len(m.lw) {
+		return math.Inf(-1), 0
+	}
+	t, r := m.valueTerm(xy, j)
+	a := newSum()
+	a.add(t, r)
+	if tail := m.sideTail(xy, kVal, above, j, j+1, mm); !math.IsInf(tail, -1) {
+		a.add(tail, 0)
+	}
+	l := a.log()
+	if math.IsNaN(l) {
+		return math.Inf(1), 0
+	}
+	return l, a.relErr()
+}
+
+// restBelow bounds the value terms j' < j of a half with arguments xy
+// (sideTail below j), as (log, relative error 0: the bound carries its
+// margins); +Inf where none is known.
+func (m *model) restBelow(xy [2]coord, j int, mm *uvMemo) (float64, float64) {
+	l := m.sideTail(xy, kVal, below, j, j+1, mm)
+	if math.IsNaN(l) {
+		return math.Inf(1), 0
+	}
+	return l, 0
+}
+
+// splitMemo returns splitPaired's scratch memo i (0: the pairing corner,
+// 1: the other), emptied.
+func (pr *problem) splitMemo(i int) *uvMemo {
+	if testNoMemo {
+		return nil
+	}
+	mm := &pr.splitMemos[i]
+	mm.tag = [uvSlots]int{}
+	return mm
 }
 
 // tailSum returns a sum holding the bound on the omitted terms of F's

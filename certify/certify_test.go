@@ -460,7 +460,7 @@ func TestSplitPairedValid(t *testing.T) {
 	pts := []struct {
 		n             int
 		c, alpha, eps float64
-	}{{15, 0.1, 50, 0.1}, {2, 0.01, 50, 0.1}, {397, 0.3862, 936.448, 0.001094}, {3342, 0.4572, 377.353, 0.003274}, {1000, 0.3, 1000, 1e-3}}
+	}{{15, 0.1, 50, 0.1}, {2, 0.01, 50, 0.1}, {397, 0.3862, 936.448, 0.001094}, {3342, 0.4572, 377.353, 0.003274}, {1000, 0.3, 1000, 1e-3}, {10000, 0.495, 1000, 1}}
 	run := func(wrong bool) (below, closed, checked int) {
 		testSplitWrongCorner = wrong
 		defer func() { testSplitWrongCorner = false }()
@@ -519,6 +519,35 @@ func TestSplitPairedCloses(t *testing.T) {
 		t.Logf("box %v: monotone/paired %.3g, split %.3g above l0 + tau; psi at the center %.3g", b, old-target, ub-target, c.v-target)
 		if !(old > target) || !(ub <= target) {
 			t.Errorf("box %v: monotone/paired %v, split %v, l0 + tau %v", b, old, ub, target)
+		}
+	}
+}
+
+// Boxes that the search at (10^4, 0.495, 1000, 1e-3) closes by splitPaired
+// far below the diagonal (p and q near 0), where the other corner's window
+// lies around a peak apart from the split point and its tail (e^-50 of a
+// sum of e^7,700 to e^93,000 times U) must not go into the rest: they
+// close (0.263 measured, l0 + tau = 0.282) only with the rest bounded
+// from the split point (restAbove, the terms summed from hi down), not
+// with each window's whole tail (testSplitWholeTail: +Inf); psi at the
+// corners and random points, summed over every j, stays below.
+func TestSplitPairedSides(t *testing.T) {
+	pr := newProblem(10000, 0.495, 1000, 1e-3, DefaultTol)
+	target := pr.l0 + pr.tau
+	rng := rand.New(rand.NewPCG(5, 6))
+	boxes := [][4]float64{{-24, -16, -32, -24}, {-20, -16, -24, -20}, {-64, -32, -128, -64}, {-48, -32, -64, -48}, {-28, -24, -32, -28}}
+	for _, b := range boxes {
+		corners := []*point{pr.m.eval(fromLogit(b[0]), fromLogit(b[3]), 0, true), pr.m.eval(fromLogit(b[1]), fromLogit(b[2]), 0, true)}
+		ub := pr.splitPaired(corners)
+		testSplitWholeTail = true
+		whole := pr.splitPaired(corners)
+		testSplitWholeTail = false
+		t.Logf("box %v: split %.4g, with the whole tails %.4g, l0 + tau %.4g", b, ub, whole, target)
+		if !(ub <= target) || !(whole > target) {
+			t.Errorf("box %v: split %v, with the whole tails %v, l0 + tau %v", b, ub, whole, target)
+		}
+		if above, _, first := psiAbove(pr, rng, b, ub, 8); above > 0 {
+			t.Errorf("box %v: %s", b, first)
 		}
 	}
 }

@@ -235,6 +235,10 @@ type point struct {
 	// when every j was summed); win[h] is half h's window [lo, hi).
 	logTail [2][nKinds]float64
 	win     [2][2]int
+	// valTail[h][s] bounds the omitted value terms of half h beyond side s
+	// of its window (their sum is logTail[h][kVal]): splitPaired takes
+	// only the side it needs.
+	valTail [2][2]float64
 	// log g(p, q), log g(1-p, 1-q) (the halves of G), log g(q, p),
 	// log g(1-q, 1-p) (the halves of G^T).
 	lg1, lg2, lh1, lh2 float64
@@ -324,6 +328,7 @@ func (m *model) eval(p, q coord, order int, window bool) *point {
 		for k := range pt.logTail[h] {
 			pt.logTail[h][k] = math.Inf(-1)
 		}
+		pt.valTail[h] = [2]float64{math.Inf(-1), math.Inf(-1)}
 	}
 	pb, qb := coord{p.l1, p.l}, coord{q.l1, q.l} // 1-p, 1-q
 	for h, xy := range [2][2]coord{{p, q}, {pb, qb}} {

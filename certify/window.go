@@ -303,11 +303,27 @@ func (m *model) chernoffTail(xy [2]coord, k int, s side, a int, mm *uvMemo) floa
 	return t + logMargin*(math.Abs(t)+1)
 }
 
+// turn returns the j nearest to where a half's argument x stops
+// dominating x + (1-x) e_j: e_j = x/(1-x), log e_j = -(n-2j) lam.
+func (m *model) turn(x coord) int {
+	j := math.Round((float64(m.n) + (x.l-x.l1)/m.lam) / 2)
+	if !(j >= 0) {
+		return 0
+	}
+	return int(math.Min(j, float64(len(m.lw)-1)))
+}
+
+// testOneStart starts the windows' search for the largest term at the
+// Binomial mode only (before/after).
+var testOneStart bool
+
 // sumWindow sums half h of pt (arguments xy) over a window of j and sets
-// pt.win[h] and pt.logTail[h] (the bounds of its omitted terms): it starts at
-// a local maximum of the value terms (a pattern search from the Binomial
-// mode), takes the j where the value terms are within e^-(windowNats+8)
-// of it, and widens each side, by doubling steps from sd/4, until every kind's omitted terms beyond it are below
+// pt.win[h], pt.logTail[h] and pt.valTail[h] (the bounds of its omitted
+// terms): it starts at a local maximum of the value terms (a pattern search
+// from the Binomial mode, and from the turns of u_j and v_j where those
+// are larger), takes the j where the value terms are within
+// e^-(windowNats+8) of it, and widens each side, by doubling steps from
+// sd/4, until every kind's omitted terms beyond it are below
 // e^-windowNats of that kind's sum.
 func (m *model) sumWindow(pt *point, h int, xy [2]coord) {
 	last := len(m.lw) - 1
@@ -316,22 +332,41 @@ func (m *model) sumWindow(pt *point, h int, xy [2]coord) {
 		mm = nil
 	}
 	val := func(j int) float64 { t, _ := m.kindLog(xy, j, kVal, mm); return t }
-	j := min(max(int(float64(m.n)*m.c), 0), last)
-	fj := val(j)
-	for step := 1; step > 0; {
-		moved := false
-		for _, d := range [2]int{step, -step} {
-			if jn := j + d; jn >= 0 && jn <= last {
-				if fn := val(jn); fn > fj {
-					j, fj, moved = jn, fn, true
-					break
+	// climb returns a local maximum of the value terms reached from j by
+	// the pattern search.
+	climb := func(j int) (int, float64) {
+		fj := val(j)
+		for step := 1; step > 0; {
+			moved := false
+			for _, d := range [2]int{step, -step} {
+				if jn := j + d; jn >= 0 && jn <= last {
+					if fn := val(jn); fn > fj {
+						j, fj, moved = jn, fn, true
+						break
+					}
 				}
 			}
+			if moved {
+				step *= 2
+			} else {
+				step /= 2
+			}
 		}
-		if moved {
-			step *= 2
-		} else {
-			step /= 2
+		return j, fj
+	}
+	j, fj := climb(min(max(int(float64(m.n)*m.c), 0), last))
+	// The terms may have a second, larger peak apart from the Binomial
+	// mode's: where u_j or v_j turns from its constant part to its e_j
+	// part (e_j (1-x)/x = 1), as at p, q near 0 at large alpha, where the
+	// mode's peak is a dip's far side and the window must otherwise widen
+	// over every j to bound the other (docs/reach.md, "The second peak").
+	if !testOneStart {
+		for _, x := range xy {
+			if i := m.turn(x); i != j && val(i) > fj {
+				if ji, fi := climb(i); fi > fj {
+					j, fj = ji, fi
+				}
+			}
 		}
 	}
 	// The first window: on each side, where the value terms fall below
@@ -409,6 +444,7 @@ func (m *model) sumWindow(pt *point, h int, xy [2]coord) {
 		}
 		pt.logTail[h][k] = logspace.Add(tails[below][k], tails[above][k])
 	}
+	pt.valTail[h] = [2]float64{tails[below][kVal], tails[above][kVal]}
 	pt.win[h] = [2]int{lo, hi}
 }
 

@@ -408,3 +408,34 @@ func goldenRows(t *testing.T, path string) []goldenRow {
 	}
 	return out
 }
+
+// TestWindowSecondPeak: with p and q near 0 at large alpha the value
+// terms have a peak near the turn of v_j (e_j about q) far larger than the
+// one at the Binomial mode, across a dip of thousands of nats. The window
+// starts at the larger peak (turn) and stays narrow; from the mode alone
+// (testOneStart) it widened over most j. Its omitted terms stay below
+// the tail bounds and its sums match the reference (windowViolations).
+func TestWindowSecondPeak(t *testing.T) {
+	var cases []windowCase
+	for _, st := range [][2]float64{{-16, -32}, {-64, -128}, {-12, -16}, {-10, -12}} {
+		cases = append(cases, windowCase{10000, 0.495, 1000, st[0], st[1]})
+	}
+	widths := func() (most int) {
+		for _, wc := range cases {
+			pt := newModel(wc.n, wc.c, wc.alpha).eval(fromLogit(wc.s), fromLogit(wc.t), 0, true)
+			most = max(most, pt.win[0][1]-pt.win[0][0])
+		}
+		return most
+	}
+	if w := widths(); w > 400 { // 87 to 323 measured
+		t.Errorf("half 0's window holds up to %d terms, want at most 400", w)
+	}
+	if tails, sums, _ := windowViolations(t, cases, true); tails > 0 || sums > 0 {
+		t.Errorf("%d tail bounds below the omitted terms, %d sums off", tails, sums)
+	}
+	testOneStart = true
+	defer func() { testOneStart = false }()
+	if w := widths(); w <= 400 {
+		t.Errorf("from the mode alone the window holds up to %d terms: the case no longer tests the second start", w)
+	}
+}
