@@ -288,7 +288,7 @@ type problem struct {
 	tiling      bool                  // keep closed boxes
 	noRelax     bool                  // Fault.NoRelax
 	cache       map[[2]float64]*point // evaluations by their logits (s, t), shared by boxes that meet there (at most cacheMax, then cleared)
-	splitBuf    [][2]float64          // splitPaired's scratch
+	splitBuf    []sum                 // splitPaired's scratch
 	splitPre    []sum                 // splitPaired's scratch
 	splitLazy   []bool                // splitPaired's scratch
 	splitMemos  [2]uvMemo             // splitPaired's scratch
@@ -1332,9 +1332,9 @@ func (pr *problem) splitPaired(pts []*point) float64 {
 			}
 			continue
 		}
-		// rest[j-lo]: F_h's terms j' >= j at other, as (log, relative error).
+		// rest[j-lo]: F_h's terms j' >= j at other.
 		if cap(pr.splitBuf) < hi-lo+1 {
-			pr.splitBuf = make([][2]float64, hi-lo+1)
+			pr.splitBuf = make([]sum, hi-lo+1)
 		}
 		rest := pr.splitBuf[:hi-lo+1]
 		// Each side's omitted terms go only where their j are: beyond a
@@ -1359,7 +1359,7 @@ func (pr *problem) splitPaired(pts []*point) float64 {
 			if j == ow[0]-1 {
 				addTail(&acc, other.valTail[h][below])
 			}
-			rest[j-lo] = [2]float64{acc.log(), acc.relErr()}
+			rest[j-lo] = acc
 		}
 		// Above the other corner's window, restAt sums the other corner's
 		// terms from hi down to j when first asked (the candidates are
@@ -1368,12 +1368,12 @@ func (pr *problem) splitPaired(pts []*point) float64 {
 		nearFrom := hi + 1
 		restAt := func(j int) (float64, float64) {
 			if j <= ow[1] || testSplitWholeTail {
-				return rest[j-lo][0], rest[j-lo][1]
+				return rest[j-lo].log(), rest[j-lo].relErr()
 			}
 			if nearFrom > hi {
 				near = newSum()
 				lt := other.valTail[h][above]
-				l, r := m.restAbove(xyOther, hi, pr.splitMemo(1))
+				l, r := m.restAbove(vtOther, xyOther, hi, pr.splitMemo(1))
 				if l < lt {
 					if !math.IsInf(l, -1) {
 						near.add(l, r)
@@ -1384,13 +1384,13 @@ func (pr *problem) splitPaired(pts []*point) float64 {
 				nearFrom = hi
 			}
 			for ; nearFrom > j; nearFrom-- {
-				t, r := m.valueTerm(xyOther, nearFrom-1)
+				t, r := vtOther.at(m, nearFrom-1, xyOther)
 				near.add(t, r)
 			}
-			if l := near.log(); l < rest[j-lo][0] {
+			if l := near.log(); l < rest[j-lo].log() {
 				return l, near.relErr()
 			}
-			return rest[j-lo][0], rest[j-lo][1]
+			return rest[j-lo].log(), rest[j-lo].relErr()
 		}
 		// pre[j-lo]: F_h's terms j' < j at the pairing corner. Adding a
 		// term to the paired part moves the bound by its value there
@@ -1545,14 +1545,14 @@ func (pr *problem) splitCandidate(pre sum, lRest, rel float64, gp gPair) float64
 // wherever it lies (before/after restAbove).
 var testSplitWholeTail bool
 
-// restAbove bounds the value terms j' >= j of a half with arguments xy:
-// the term j and the bound beyond it (sideTail from j), as (log,
-// relative error); +Inf where none is known.
-func (m *model) restAbove(xy [2]coord, j int, mm *uvMemo) (float64, float64) {
+// restAbove bounds the value terms j' >= j of a half with arguments xy
+// (its terms vt): the term j and the bound beyond it (sideTail from j), as
+// (log, relative error); +Inf where none is known.
+func (m *model) restAbove(vt valueTerms, xy [2]coord, j int, mm *uvMemo) (float64, float64) {
 	if j >= len(m.lw) {
 		return math.Inf(-1), 0
 	}
-	t, r := m.valueTerm(xy, j)
+	t, r := vt.at(m, j, xy)
 	a := newSum()
 	a.add(t, r)
 	if tail := m.sideTail(xy, kVal, above, j, j+1, mm); !math.IsInf(tail, -1) {

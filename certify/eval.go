@@ -255,10 +255,13 @@ type point struct {
 }
 
 // valueTerms are the value terms (log, error bound in log units, lerr
-// included) of a half for j from lo on; nil: none kept.
+// included) of a half for j from lo on (nil: none kept), and how the
+// others are formed: through sh as the windowed sums add them
+// (sharedTerm), or through the logs as addTerm does (sh nil).
 type valueTerms struct {
 	lo int
 	tr [][2]float64
+	sh *shared
 }
 
 // vtMax is the most terms a half keeps in point.vt: at n = 10^4 a window
@@ -269,22 +272,38 @@ const vtMax = 64
 // when its window holds at most vtMax.
 func (m *model) valueTerms(t *point, h int, xy [2]coord) valueTerms {
 	lo, hi := t.win[h][0], t.win[h][1]
-	if t.vt[h].tr != nil || hi-lo > vtMax || testNoValueTerms {
+	if t.vt[h].tr != nil {
 		return t.vt[h]
 	}
-	tr := make([][2]float64, hi-lo)
-	for j := lo; j < hi; j++ {
-		tr[j-lo][0], tr[j-lo][1] = m.valueTerm(xy, j)
+	v := valueTerms{}
+	if m.windowed() && m.lerr == nil {
+		v.sh = m.windowShared(xy)
 	}
-	t.vt[h] = valueTerms{lo, tr}
-	return t.vt[h]
+	if hi-lo > vtMax || testNoValueTerms {
+		return v
+	}
+	v.lo, v.tr = lo, make([][2]float64, hi-lo)
+	for j := lo; j < hi; j++ {
+		v.tr[j-lo][0], v.tr[j-lo][1] = v.form(m, j, xy)
+	}
+	t.vt[h] = v
+	return v
 }
 
 // at returns the value term j (log, error bound), kept or formed anew.
 func (v valueTerms) at(m *model, j int, xy [2]coord) (t, r float64) {
-	if v.tr != nil {
-		x := v.tr[j-v.lo]
+	if i := j - v.lo; i >= 0 && i < len(v.tr) {
+		x := v.tr[i]
 		return x[0], x[1]
+	}
+	return v.form(m, j, xy)
+}
+
+// form returns the value term j formed anew, as the sums formed it.
+func (v valueTerms) form(m *model, j int, xy [2]coord) (t, r float64) {
+	if v.sh != nil {
+		t, r, _, _, _, _, _ = m.sharedTerm(xy, j, v.sh)
+		return t, r
 	}
 	return m.valueTerm(xy, j)
 }
@@ -337,7 +356,7 @@ func (m *model) eval(p, q coord, order int, window bool) *point {
 			continue
 		}
 		if len(m.lw) <= vtMax && !testNoValueTerms {
-			pt.vt[h] = valueTerms{0, make([][2]float64, len(m.lw))}
+			pt.vt[h] = valueTerms{lo: 0, tr: make([][2]float64, len(m.lw))}
 		}
 		var lv levels
 		for j := range m.lw {

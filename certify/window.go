@@ -386,8 +386,7 @@ func (m *model) sumWindow(pt *point, h int, xy [2]coord) {
 	}
 	w := max(4, int(m.sd/4))
 	lo, hi := max(reach(-1)-1, 0), min(reach(1)+2, last+1)
-	sh := newShared(xy)
-	sh.cu, sh.cv = m.coordLogsOf(xy[0], sh.x, sh.x1), m.coordLogsOf(xy[1], sh.y, sh.y1)
+	sh := m.windowShared(xy)
 	for x := lo; x < hi; x++ {
 		m.addShared(pt, h, xy, x, sh)
 	}
@@ -636,6 +635,55 @@ func linear(a, la, b, lb, ej, le float64) (float64, bool) {
 // scaled value term (at most e^30) stay far from overflow.
 const sharedMax = 1e90
 
+// windowed says whether m's sums are windowed (sumWindow, addShared).
+func (m *model) windowed() bool {
+	return m.binom && m.n >= windowFrom
+}
+
+// windowShared returns the shared parts of a half with arguments xy, with
+// the model's logs of u_j and v_j by coordinate.
+func (m *model) windowShared(xy [2]coord) *shared {
+	sh := newShared(xy)
+	sh.cu, sh.cv = m.coordLogsOf(xy[0], sh.x, sh.x1), m.coordLogsOf(xy[1], sh.y, sh.y1)
+	return sh
+}
+
+// sharedTerm returns the value term j of a half (arguments xy, shared
+// parts sh) as addShared adds it: its log t and error bound r (log
+// units), log u_j and log v_j, and, where lin, u_j and v_j as floats
+// (each within a relative error termUlps eps64 (1 - log e_j)) with the
+// logs taken of them; elsewhere (a part of u or v below e^linLog, u or v
+// below 1/sharedMax) through addTerm's logs (termLog). Not for a model
+// with lerr (addShared sends its terms to addTerm).
+func (m *model) sharedTerm(xy [2]coord, j int, sh *shared) (t, r, lu, lv, u, v float64, lin bool) {
+	a := m.alpha
+	le := m.le[j]
+	ej := m.ej[j]
+	// linear gives 0 where it does not form u or v.
+	u, _ = linear(sh.x, sh.lx, sh.x1, sh.lx1, ej, le)
+	v, _ = linear(sh.y, sh.ly, sh.y1, sh.ly1, ej, le)
+	lin = u > 1/sharedMax && v > 1/sharedMax
+	switch {
+	case lin && sh.cu != nil:
+		lu, lv = sh.cu.at(m, j), sh.cv.at(m, j)
+	case lin:
+		lu, lv = math.Log(u), math.Log(v)
+	}
+	if !lin {
+		t, r, lu, lv = m.termLog(xy, j, nil)
+		return t, r, lu, lv, u, v, false
+	}
+	// eu, ev: relative errors of u, v, and (with 2 ulps of their size)
+	// absolute ones of their logs.
+	eu := termUlps * eps64 * (-le + 1)
+	ev := eu
+	d, lw := lu-lv, m.lw[j]
+	t = lw + lv + a*d
+	r = termUlps*eps64*(math.Abs(lw)+math.Abs(lv)+a*math.Abs(d)+8) +
+		a*(eu+2*eps64*math.Abs(lu)) + math.Abs(1-a)*(ev+2*eps64*math.Abs(lv))
+	return t, r, lu, lv, u, v, true
+}
+
 // addShared adds term j of half h to each kind's sum of pt, as addTerm
 // does, with u and v in floats and one exp for all kinds where the parts
 // and the sums' levels allow (see above); elsewhere (a part of u or v
@@ -646,34 +694,13 @@ func (m *model) addShared(pt *point, h int, xy [2]coord, j int, sh *shared) {
 		m.addTerm(pt, h, xy, j, &sh.lv)
 		return
 	}
-	a := m.alpha
 	f := &pt.f[h]
 	f0 := &f[kVal]
-	le := m.le[j]
-	ej := m.ej[j]
-	// linear gives 0 where it does not form u or v.
-	u, _ := linear(sh.x, sh.lx, sh.x1, sh.lx1, ej, le)
-	v, _ := linear(sh.y, sh.ly, sh.y1, sh.ly1, ej, le)
-	lin := u > 1/sharedMax && v > 1/sharedMax
-	var lu, lv float64
-	switch {
-	case lin && sh.cu != nil:
-		lu, lv = sh.cu.at(m, j), sh.cv.at(m, j)
-	case lin:
-		lu, lv = math.Log(u), math.Log(v)
-	}
-	var t, r, eu, ev float64
+	t, r, lu, lv, u, v, lin := m.sharedTerm(xy, j, sh)
+	var eu, ev float64 // relative errors of u, v (sharedTerm's)
 	if lin {
-		// eu, ev: relative errors of u, v, and (with 2 ulps of their
-		// size) absolute ones of their logs.
-		eu = termUlps * eps64 * (-le + 1)
+		eu = termUlps * eps64 * (-m.le[j] + 1)
 		ev = eu
-		d, lw := lu-lv, m.lw[j]
-		t = lw + lv + a*d
-		r = termUlps*eps64*(math.Abs(lw)+math.Abs(lv)+a*math.Abs(d)+8) +
-			a*(eu+2*eps64*math.Abs(lu)) + math.Abs(1-a)*(ev+2*eps64*math.Abs(lv))
-	} else {
-		t, r, lu, lv = m.termLog(xy, j, nil)
 	}
 	var e0 float64
 	if t <= f0.top+30 && t-f0.top > -600 {

@@ -439,3 +439,39 @@ func TestWindowSecondPeak(t *testing.T) {
 		t.Errorf("from the mode alone the window holds up to %d terms: the case no longer tests the second start", w)
 	}
 }
+
+// TestValueTermsReference: the value terms splitPaired takes (valueTerms:
+// kept, or formed anew as the windowed sums form them, inside the window
+// and 20 terms beyond each end) lie within their error bounds of an
+// independent reference (refKind), at random windowed points.
+func TestValueTermsReference(t *testing.T) {
+	bad, checked := 0, 0
+	for _, wc := range windowCases(3, 40) {
+		m := newModel(wc.n, wc.c, wc.alpha)
+		p, q := fromLogit(wc.s), fromLogit(wc.t)
+		pt := m.eval(p, q, 0, true)
+		for h := range 2 {
+			xy := halfArgs(pt, h)
+			vt := m.valueTerms(pt, h, xy)
+			lo, hi := max(pt.win[h][0]-20, 0), min(pt.win[h][1]+20, len(m.lw))
+			for j := lo; j < hi; j++ {
+				x, r := vt.at(m, j, xy)
+				ref := refKind(wc.n, wc.c, wc.alpha, p, q, h, j, kVal)
+				if math.IsInf(ref, -1) && math.IsInf(x, -1) {
+					continue
+				}
+				checked++
+				tol := 1e-13*wc.alpha*float64(wc.n)*math.Log(1/wc.c) + 1e-9
+				if !(math.Abs(x-ref) <= r+tol*(1+math.Abs(ref))) {
+					if bad++; bad <= 5 {
+						t.Errorf("%+v half %d term %d: %v (error bound %v), reference %v", wc, h, j, x, r, ref)
+					}
+				}
+			}
+		}
+	}
+	if bad > 0 || checked < 1000 {
+		t.Errorf("%d of %d terms off", bad, checked)
+	}
+	t.Logf("%d terms checked", checked)
+}
