@@ -1283,8 +1283,10 @@ func (pr *problem) paired(pts []*point) float64 {
 // box of width w while psi varies little: there paired takes the terms
 // with e_j about p, whose ratio to g(p, q) moves by as much, at the
 // wrong corners, and monotone takes g(p, q) at both.
-// F's omitted terms (windowed sums) go to both parts: their bound at
-// the pairing corner into the paired sum, at the other into the rest.
+// F's omitted terms (windowed sums) go only where their j are: each
+// side's bound (valTail) into the part that holds it; above the other
+// corner's window the rest is summed from m (restAt), below the pairing
+// corner's the paired part is bounded from m (restBelow).
 func (pr *problem) splitPaired(pts []*point) float64 {
 	m := pr.m
 	var best [2]float64
