@@ -1409,7 +1409,9 @@ func (pr *problem) splitPaired(pts []*point) float64 {
 		if cap(pr.splitLazy) < hi-lo+1 {
 			pr.splitLazy = make([]bool, hi-lo+1)
 		}
-		clear(pr.splitLazy[:hi-lo+1])
+		if aw[0] > lo {
+			clear(pr.splitLazy[:aw[0]-lo])
+		}
 		for j := lo; j <= hi; j++ {
 			if j > lo && j-1 >= aw[0] && j-1 < aw[1] {
 				t, r := vtAt.at(m, j-1, xyAt)
@@ -1422,13 +1424,16 @@ func (pr *problem) splitPaired(pts []*point) float64 {
 		}
 		// Below the pairing corner's window the paired part is bounded
 		// from j itself (restBelow), once asked for, likewise.
-		memoAt := pr.splitMemo(0)
+		var memoAt *uvMemo
 		for j := lo; j < aw[0] && !testSplitWholeTail; j++ {
 			pr.splitLazy[j-lo] = true
 		}
 		preAt := func(j int) sum {
 			if j < aw[0] && pr.splitLazy[j-lo] {
 				pr.splitLazy[j-lo] = false
+				if memoAt == nil {
+					memoAt = pr.splitMemo(0)
+				}
 				if l, r := m.restBelow(xyAt, j, memoAt); l < pre[j-lo].log() {
 					x := newSum()
 					if !math.IsInf(l, -1) {
