@@ -257,7 +257,7 @@ type point struct {
 // valueTerms are the value terms (log, error bound in log units, lerr
 // included) of a half for j from lo on (nil: none kept), and how the
 // others are formed: through sh as the windowed sums add them
-// (sharedTerm), or through the logs as addTerm does (sh nil).
+// (sharedValue), or through the logs as addTerm does (sh nil).
 type valueTerms struct {
 	lo int
 	tr [][2]float64
@@ -302,7 +302,7 @@ func (v valueTerms) at(m *model, j int, xy [2]coord) (t, r float64) {
 // form returns the value term j formed anew, as the sums formed it.
 func (v valueTerms) form(m *model, j int, xy [2]coord) (t, r float64) {
 	if v.sh != nil {
-		t, r, _, _, _, _, _ = m.sharedTerm(xy, j, v.sh)
+		t, r, _, _, _, _, _ = m.sharedValue(xy, j, v.sh)
 		return t, r
 	}
 	return m.valueTerm(xy, j)

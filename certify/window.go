@@ -648,14 +648,14 @@ func (m *model) windowShared(xy [2]coord) *shared {
 	return sh
 }
 
-// sharedTerm returns the value term j of a half (arguments xy, shared
+// sharedValue returns the value term j of a half (arguments xy, shared
 // parts sh) as addShared adds it: its log t and error bound r (log
 // units), log u_j and log v_j, and, where lin, u_j and v_j as floats
 // (each within a relative error termUlps eps64 (1 - log e_j)) with the
 // logs taken of them; elsewhere (a part of u or v below e^linLog, u or v
 // below 1/sharedMax) through addTerm's logs (termLog). Not for a model
 // with lerr (addShared sends its terms to addTerm).
-func (m *model) sharedTerm(xy [2]coord, j int, sh *shared) (t, r, lu, lv, u, v float64, lin bool) {
+func (m *model) sharedValue(xy [2]coord, j int, sh *shared) (t, r, lu, lv, u, v float64, lin bool) {
 	a := m.alpha
 	le := m.le[j]
 	ej := m.ej[j]
@@ -696,8 +696,8 @@ func (m *model) addShared(pt *point, h int, xy [2]coord, j int, sh *shared) {
 	}
 	f := &pt.f[h]
 	f0 := &f[kVal]
-	t, r, lu, lv, u, v, lin := m.sharedTerm(xy, j, sh)
-	var eu, ev float64 // relative errors of u, v (sharedTerm's)
+	t, r, lu, lv, u, v, lin := m.sharedValue(xy, j, sh)
+	var eu, ev float64 // relative errors of u, v (sharedValue's)
 	if lin {
 		eu = termUlps * eps64 * (-m.le[j] + 1)
 		ev = eu
