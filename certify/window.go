@@ -317,6 +317,10 @@ func (m *model) turn(x coord) int {
 // Binomial mode only (before/after).
 var testOneStart bool
 
+// testSharedMax keeps u and v below 1/sharedMax off the shared path
+// (before/after the split exponents).
+var testSharedMax bool
+
 // sumWindow sums half h of pt (arguments xy) over a window of j and sets
 // pt.win[h], pt.logTail[h] and pt.valTail[h] (the bounds of its omitted
 // terms): it starts at a local maximum of the value terms (a pattern search
@@ -510,13 +514,15 @@ type shared struct {
 	lx, lx1, ly, ly1 float64 // their logs
 	ck, ckErr        [nKinds]float64
 	ckAt             [nKinds][2]float64
+	ckm              [nKinds]float64 // ck as ckm 2^ckE, ckm in [1, 2) (within ckErr)
+	ckE              [nKinds]int
 	lv               levels     // addTerm's, for the terms that go through it
 	cu, cv           *coordLogs // log u_j and log v_j by coordinate (nil: none)
 }
 
 // coordLogs holds, for one coordinate x of a windowed model (a half's p
 // or q), log u_j for u_j = x + (1-x) e_j as linear forms it, for j in
-// [lo, lo+len(lu)), where u_j > 1/sharedMax (0 elsewhere): it depends on
+// [lo, lo+len(lu)), where u_j > sharedMin (0 elsewhere): it depends on
 // x alone, and the boxes of a search share few coordinates (at (10^6,
 // 0.499, 1.001, 1e-3), 423 for the 14,220 halves' arguments of its
 // evaluations), so each is formed once.
@@ -548,7 +554,7 @@ func (m *model) coordLogsOf(x coord, a, b float64) *coordLogs {
 	return c
 }
 
-// at returns log u_j (where u_j > 1/sharedMax), forming the range of j
+// at returns log u_j (where u_j > sharedMin), forming the range of j
 // it keeps out to j if need be.
 func (c *coordLogs) at(m *model, j int) float64 {
 	if i := j - c.lo; i < 0 || i >= len(c.lu) {
@@ -572,7 +578,7 @@ func (c *coordLogs) extend(m *model, j int) {
 		if i >= lo && i < hi {
 			continue // kept
 		}
-		if x, _ := linear(c.a, c.la, c.b, c.lb, m.ej[i], m.le[i]); x > 1/sharedMax {
+		if x, _ := linear(c.a, c.la, c.b, c.lb, m.ej[i], m.le[i]); x > sharedMin {
 			lu[i-nlo] = math.Log(x)
 		}
 	}
@@ -631,9 +637,18 @@ func linear(a, la, b, lb, ej, le float64) (float64, bool) {
 	return 0, false
 }
 
-// sharedMax bounds 1/u and 1/v on the shared path: their cubes times the
-// scaled value term (at most e^30) stay far from overflow.
-const sharedMax = 1e90
+// sharedMax bounds 1/u and 1/v on the shared path as they are: their
+// cubes times the scaled value term (at most e^30) stay far from
+// overflow. Below 1/sharedMax, down to sharedMin (normal floats far from
+// the subnormals), u and v are split into mantissa and binary exponent
+// and the exponents are summed apart (math.Ldexp, exact for a normal
+// result): at (10^4, 0.4737, 1.0015, 1.669), 2.3 million terms with u
+// between 1e-180 and 1e-90 (edge points with p near 0 and e_j small) went
+// through the logs, one exp per kind each.
+const (
+	sharedMax = 1e90
+	sharedMin = 1e-290
+)
 
 // windowed says whether m's sums are windowed (sumWindow, addShared).
 func (m *model) windowed() bool {
@@ -653,7 +668,7 @@ func (m *model) windowShared(xy [2]coord) *shared {
 // units), log u_j and log v_j, and, where lin, u_j and v_j as floats
 // (each within a relative error termUlps eps64 (1 - log e_j)) with the
 // logs taken of them; elsewhere (a part of u or v below e^linLog, u or v
-// below 1/sharedMax) through addTerm's logs (termLog). Not for a model
+// below sharedMin) through addTerm's logs (termLog). Not for a model
 // with lerr (addShared sends its terms to addTerm).
 func (m *model) sharedValue(xy [2]coord, j int, sh *shared) (t, r, lu, lv, u, v float64, lin bool) {
 	a := m.alpha
@@ -662,7 +677,10 @@ func (m *model) sharedValue(xy [2]coord, j int, sh *shared) (t, r, lu, lv, u, v 
 	// linear gives 0 where it does not form u or v.
 	u, _ = linear(sh.x, sh.lx, sh.x1, sh.lx1, ej, le)
 	v, _ = linear(sh.y, sh.ly, sh.y1, sh.ly1, ej, le)
-	lin = u > 1/sharedMax && v > 1/sharedMax
+	lin = u > sharedMin && v > sharedMin
+	if testSharedMax {
+		lin = u > 1/sharedMax && v > 1/sharedMax
+	}
 	switch {
 	case lin && sh.cu != nil:
 		lu, lv = sh.cu.at(m, j), sh.cv.at(m, j)
@@ -715,8 +733,18 @@ func (m *model) addShared(pt *point, h int, xy [2]coord, j int, sh *shared) {
 		return
 	}
 	var pu, pv, po [4]float64
+	// split: u or v below 1/sharedMax, pu and pv hold the powers of
+	// 1/mu and 1/mv for u = mu 2^bu, v = mv 2^bv (mu, mv in [1/2, 1)).
+	var split bool
+	var bu, bv int
 	if lin {
 		iu, iv, om := 1/u, 1/v, m.om[j]
+		if split = u <= 1/sharedMax || v <= 1/sharedMax; split {
+			var mu, mv float64
+			mu, bu = math.Frexp(u)
+			mv, bv = math.Frexp(v)
+			iu, iv = 1/mu, 1/mv
+		}
 		pu = [4]float64{1, iu, iu * iu, iu * iu * iu}
 		pv = [4]float64{1, iv, iv * iv, iv * iv * iv}
 		po = [4]float64{1, om, om * om, om * om * om}
@@ -739,14 +767,35 @@ func (m *model) addShared(pt *point, h int, xy [2]coord, j int, sh *shared) {
 				}
 				sh.ck[k], sh.ckAt[k] = c, at
 				sh.ckErr[k] = termUlps * eps64 * (math.Abs(f0.top-s.top) + 1)
+				// ckm 2^ckE = e^d, d = f0.top - s.top: the rounding of
+				// d - ckE log 2 is a few ulps of |d|, within ckErr.
+				d := f0.top - s.top
+				e := math.Floor(d / math.Ln2)
+				if math.Abs(e) < 1e6 {
+					sh.ckE[k] = int(e)
+					sh.ckm[k] = math.Exp(d - e*math.Ln2)
+				} else {
+					sh.ckm[k] = math.NaN() // through the logs
+				}
 			}
-			// tk approximates e^(t_k - top_k) (within 1e-9): inside
-			// (e^-598, e^29.9) the term needs no new level. Each factor
-			// and partial product is a normal float (e0 > e^-600, the
-			// powers between (4e-16)^3 and sharedMax^3, sc checked), so
-			// each product rounds once.
-			sc := e0 * sh.ck[k]
-			if tk := sc * (pu[i] * pv[jj] * po[i+jj]); sc > 1e-290 && tk > 1e-260 && tk < 1e13 {
+			var tk float64
+			if split {
+				// The same products as below with mantissas, each a
+				// normal float (e0 > e^-600, ckm in about [1, 2], the
+				// powers in [1, 8], om^3 >= (4e-16)^3); Ldexp is exact for
+				// a normal result (tk > 1e-260).
+				if x := e0 * sh.ckm[k] * (pu[i] * pv[jj] * po[i+jj]); x > 1e-290 {
+					tk = math.Ldexp(x, sh.ckE[k]-i*bu-jj*bv)
+				}
+			} else if sc := e0 * sh.ck[k]; sc > 1e-290 {
+				// tk approximates e^(t_k - top_k) (within 1e-9): inside
+				// (e^-598, e^29.9) the term needs no new level. Each
+				// factor and partial product is a normal float (e0 >
+				// e^-600, the powers between (4e-16)^3 and sharedMax^3,
+				// sc checked), so each product rounds once.
+				tk = sc * (pu[i] * pv[jj] * po[i+jj])
+			}
+			if tk > 1e-260 && tk < 1e13 {
 				fi, fj := float64(i), float64(jj)
 				s.addScaled(tk, r+fi*(eu+eps64)+fj*(ev+eps64)+(fi+fj)*eom+sh.ckErr[k]+12*eps64)
 				continue

@@ -253,8 +253,19 @@ func TestHalvesOwnTails(t *testing.T) {
 // alpha, p, q) with n from 400 to 10^5 (the tail bounds are those of the
 // window tests; here the window's own sum).
 func TestSharedMatchesLogs(t *testing.T) {
-	shared, worst := 0, 0.0
-	for ci, wc := range windowCases(91, 80) {
+	shared, worst := sharedVsLogs(t, windowCases(91, 80))
+	if shared < 400 {
+		t.Errorf("only %d sums compared", shared)
+	}
+	t.Logf("%d sums; largest difference %.3g of its bound", shared, worst)
+}
+
+// sharedVsLogs compares, at each case (order 2 and 3 in turn), every
+// kind's windowed sum with the same window's terms added through the logs
+// (addTerm), within the two sums' error bounds; it returns the sums
+// compared and the largest difference over its bound.
+func sharedVsLogs(t *testing.T, cases []windowCase) (shared int, worst float64) {
+	for ci, wc := range cases {
 		m := newModel(wc.n, wc.c, wc.alpha)
 		p, q := fromLogit(wc.s), fromLogit(wc.t)
 		order := 2 + ci%2
@@ -290,10 +301,7 @@ func TestSharedMatchesLogs(t *testing.T) {
 			}
 		}
 	}
-	if shared < 400 {
-		t.Errorf("only %d sums compared", shared)
-	}
-	t.Logf("%d sums; largest difference %.3g of its bound", shared, worst)
+	return shared, worst
 }
 
 // TestMemoSame: the logs of u_j and v_j kept for the tails (uvMemo) and
@@ -474,4 +482,39 @@ func TestValueTermsReference(t *testing.T) {
 		t.Errorf("%d of %d terms off", bad, checked)
 	}
 	t.Logf("%d terms checked", checked)
+}
+
+// TestSharedSplit: at points with p and q near 0, where the windowed
+// sums' u_j and v_j fall below 1/sharedMax (down to 1e-180 at (10^4,
+// 0.4737, 1.0015)), the kinds' terms go through the shared path with the
+// binary exponents split off (math.Ldexp); the sums and tails still
+// match the independent reference (windowViolations) and the logs' sums
+// within their error bounds (sharedVsLogs), and they are not the sums
+// without the split bit for bit (testSharedMax), so it was taken.
+func TestSharedSplit(t *testing.T) {
+	var cases []windowCase
+	for _, st := range [][2]float64{{-250, -260}, {-300, -350}, {-400, -420}, {-420, -400}, {-500, -300}} {
+		cases = append(cases, windowCase{10000, 0.4737, 1.0015, st[0], st[1]})
+		cases = append(cases, windowCase{3000, 0.45, 2.5, st[0], st[1]})
+	}
+	if tails, sums, _ := windowViolations(t, cases, true); tails > 0 || sums > 0 {
+		t.Errorf("%d tail bounds below the omitted terms, %d sums off", tails, sums)
+	}
+	shared, worst := sharedVsLogs(t, cases)
+	t.Logf("%d sums against the logs'; largest difference %.3g of its bound", shared, worst)
+	differ := 0
+	for _, wc := range cases {
+		m := newModel(wc.n, wc.c, wc.alpha)
+		a := m.eval(fromLogit(wc.s), fromLogit(wc.t), orderAll, true)
+		testSharedMax = true
+		b := newModel(wc.n, wc.c, wc.alpha).eval(fromLogit(wc.s), fromLogit(wc.t), orderAll, true)
+		testSharedMax = false
+		if a.f != b.f {
+			differ++
+		}
+	}
+	if differ < len(cases)/2 {
+		t.Errorf("the split path changed the sums at %d of %d points only", differ, len(cases))
+	}
+	t.Logf("the split path changed the sums at %d of %d points", differ, len(cases))
 }
