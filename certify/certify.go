@@ -644,7 +644,7 @@ func (pr *problem) enclose(b *box) float64 {
 		// (addShared): the corners then serve the curvature bound and the
 		// children's Taylor centers as they are (10 to 20% fewer
 		// evaluations at n = 10^4 and 10^6).
-		if pr.m.binom && pr.m.n >= windowFrom {
+		if pr.m.windowed() {
 			order = orderAll
 		}
 		ncorner = 4

@@ -351,7 +351,7 @@ func (m *model) eval(p, q coord, order int, window bool) *point {
 	}
 	pb, qb := coord{p.l1, p.l}, coord{q.l1, q.l} // 1-p, 1-q
 	for h, xy := range [2][2]coord{{p, q}, {pb, qb}} {
-		if window && m.binom && m.n >= windowFrom {
+		if window && m.windowed() {
 			m.sumWindow(pt, h, xy)
 			continue
 		}
