@@ -1369,7 +1369,7 @@ func (pr *problem) splitPaired(pts []*point) float64 {
 		var near sum
 		nearFrom := hi + 1
 		restAt := func(j int) (float64, float64) {
-			if j <= ow[1] || testSplitWholeTail {
+			if j <= ow[1] || testSplitWindowTails {
 				return rest[j-lo].log(), rest[j-lo].relErr()
 			}
 			if nearFrom > hi {
@@ -1425,7 +1425,7 @@ func (pr *problem) splitPaired(pts []*point) float64 {
 		// Below the pairing corner's window the paired part is bounded
 		// from j itself (restBelow), once asked for, likewise.
 		var memoAt *uvMemo
-		for j := lo; j < aw[0] && !testSplitWholeTail; j++ {
+		for j := lo; j < aw[0] && !testSplitWindowTails; j++ {
 			pr.splitLazy[j-lo] = true
 		}
 		preAt := func(j int) sum {
@@ -1548,9 +1548,10 @@ func (pr *problem) splitCandidate(pre sum, lRest, rel float64, gp gPair) float64
 	return v + x + combineUlps*eps64*(math.Abs(v)+x)
 }
 
-// testSplitWholeTail puts a window's whole tail into splitPaired's rest
-// wherever it lies (before/after restAbove).
-var testSplitWholeTail bool
+// testSplitWindowTails bounds splitPaired's rest beyond the other corner's
+// window and its paired part below the pairing corner's by those windows'
+// own tails, from their ends (before/after restAt and restBelow).
+var testSplitWindowTails bool
 
 // restAbove bounds the value terms j' >= j of a half with arguments xy
 // (its terms vt): the term j and the bound beyond it (sideTail from j), as

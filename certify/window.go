@@ -650,6 +650,13 @@ const (
 	sharedMin = 1e-290
 )
 
+// linearErr bounds the relative error of u = x + (1-x) e_j as linear
+// forms it (log e_j = le <= 0): a few ulps of |log e_j|, which bounds
+// |log x| too where x is the larger part.
+func linearErr(le float64) float64 {
+	return termUlps * eps64 * (-le + 1)
+}
+
 // windowed says whether m's sums are windowed (sumWindow, addShared).
 func (m *model) windowed() bool {
 	return m.binom && m.n >= windowFrom
@@ -693,7 +700,7 @@ func (m *model) sharedValue(xy [2]coord, j int, sh *shared) (t, r, lu, lv, u, v 
 	}
 	// eu, ev: relative errors of u, v, and (with 2 ulps of their size)
 	// absolute ones of their logs.
-	eu := termUlps * eps64 * (-le + 1)
+	eu := linearErr(le)
 	ev := eu
 	d, lw := lu-lv, m.lw[j]
 	t = lw + lv + a*d
@@ -717,7 +724,7 @@ func (m *model) addShared(pt *point, h int, xy [2]coord, j int, sh *shared) {
 	t, r, lu, lv, u, v, lin := m.sharedValue(xy, j, sh)
 	var eu, ev float64 // relative errors of u, v (sharedValue's)
 	if lin {
-		eu = termUlps * eps64 * (-m.le[j] + 1)
+		eu = linearErr(m.le[j])
 		ev = eu
 	}
 	var e0 float64
