@@ -4,6 +4,7 @@ import (
 	"container/heap"
 	"context"
 	"math"
+	"sort"
 )
 
 // The diagonal band (docs/certificates.md, "The diagonal band").
@@ -101,6 +102,14 @@ const (
 	// one term with l in [least l_j, Inf] (sigma^(k) moves by e^-40 or
 	// less between x + l and +Inf for x >= -40).
 	bandGroup = 80
+	// bandMerge: in a box whose least x or y is xlo, the groups with
+	// l + xlo >= bandMerge are bounded with G's far terms as one group,
+	// with l in [their least l, Inf]: the difference form (diffThird) of
+	// each is of order e^-(x+l) times G's piece, so merging them loses at
+	// most about e^-bandMerge of it. Away from c = 1/2, where l_j moves by
+	// 2 lam from one j to the next, hundreds of groups become a few dozen
+	// (docs/reach.md, "The band's far groups").
+	bandMerge = 20
 	// bandBucket: below bandGroup, terms whose l_j lie within bandBucket
 	// of each other are bounded together, as one term with l in their
 	// range (0.3: at (10^4, 0.495, 1000, 1e-3) the band closes in 1,227
@@ -139,7 +148,9 @@ var diffFrom = 3.0
 // deliberately wrong derivative, which TestDiagonalThird must catch).
 // testDiffWrongSign takes Delta as +Phi_Inf(x + l, y + l) in diffThird
 // (a deliberately wrong sign, which TestDiagonalThird must catch).
+// testNoMerge bounds every group of F's terms apart (bandMerge off).
 var (
+	testNoMerge       = false
 	diagOff           = false
 	testDiagDropMu    = false
 	testDiffWrongSign = false
@@ -482,12 +493,14 @@ type band struct {
 	fTailW float64      // the sum of the weights w_j / U of F's terms not summed (below e^-bandSkip of the largest)
 	fw     []float64    // the sums of w_j / U of the groups of terms bounded together
 	fe     []float64    // their errors (of log w_j and of the exp)
-	fl     [][2]float64 // each group's least and largest l_j
-	gW, gL float64      // the sum of w_j / U of the terms with l_j >= bandGroup, and their least l_j
-	gWe    float64      // gW's error
-	above  bool         // a point above l0 + tau was found: the band is given up
-	thirds int          // boxes whose own third derivatives' ranges were formed (diagTaylor)
-	tiles  []Tile       // with problem.tiling, the boxes of the proved slabs, as (s1, s2, r1, r2)
+	fl     [][2]float64 // each group's least and largest l_j, in decreasing l
+	fwSum  []float64    // fwSum[i]: the sum of fw[:i], with its error feSum[i]
+	feSum  []float64
+	gW, gL float64 // the sum of w_j / U of the terms with l_j >= bandGroup, and their least l_j
+	gWe    float64 // gW's error
+	above  bool    // a point above l0 + tau was found: the band is given up
+	thirds int     // boxes whose own third derivatives' ranges were formed (diagTaylor)
+	tiles  []Tile  // with problem.tiling, the boxes of the proved slabs, as (s1, s2, r1, r2)
 }
 
 // contains says whether the (s, t) rectangle b lies inside the band
@@ -550,6 +563,11 @@ func (pr *problem) newBand() *band {
 		bd.fe = append(bd.fe, we)
 		bd.fl = append(bd.fl, [2]float64{l, l})
 	}
+	bd.fwSum, bd.feSum = make([]float64, len(bd.fw)+1), make([]float64, len(bd.fw)+1)
+	for i, w := range bd.fw {
+		bd.fwSum[i+1] = bd.fwSum[i] + w
+		bd.feSum[i+1] = bd.feSum[i] + bd.fe[i] + eps64*bd.fwSum[i+1]
+	}
 	return bd
 }
 
@@ -591,11 +609,16 @@ func (pr *problem) thirdRange(bd *band, bx [4]float64) ([4]interval, bool) {
 			}
 			acc(w, we, pieceThird(l1, l2, sg, a, bx))
 		}
-		for i, l := range bd.fl {
-			group(bd.fw[i], bd.fe[i], l[0], l[1])
+		far := bd.far(xlo)
+		for i := far; i < len(bd.fl); i++ {
+			group(bd.fw[i], bd.fe[i], bd.fl[i][0], bd.fl[i][1])
 		}
-		if bd.gW > 0 {
-			group(bd.gW, bd.gWe, bd.gL, inf)
+		if w := bd.fwSum[far] + bd.gW; w > 0 {
+			l := bd.gL
+			if far > 0 {
+				l = bd.fl[far-1][0]
+			}
+			group(w, bd.feSum[far]+bd.gWe+eps64*w, l, inf)
 		}
 		if bd.fTailW > 0 {
 			group(bd.fTailW, 0, 0, inf) // fTailW is padded
@@ -610,6 +633,16 @@ func (pr *problem) thirdRange(bd *band, bx [4]float64) ([4]interval, bool) {
 		}
 	}
 	return r, true
+}
+
+// far returns how many groups of F's terms (from the first: l decreases
+// along fl) are bounded with G's far terms as one group in a box whose
+// least x or y is xlo: those with l + xlo >= bandMerge.
+func (bd *band) far(xlo float64) int {
+	if testNoMerge {
+		return 0
+	}
+	return sort.Search(len(bd.fl), func(i int) bool { return bd.fl[i][0]+xlo < bandMerge })
 }
 
 // diagTaylor bounds psi over the (s, r) box bx = [s1, s2] x [r1, r2] by

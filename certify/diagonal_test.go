@@ -164,12 +164,17 @@ func TestDiagonalEnclosure(t *testing.T) {
 }
 
 // diagThirdMisses counts the golden points where a third derivative of
-// psi in (s, r) lies outside the band's range over its box.
-func diagThirdMisses(t *testing.T) (misses, total int) {
+// psi in (s, r) lies outside the band's range over its box, and the boxes
+// where some of F's groups are merged (band.far).
+func diagThirdMisses(t *testing.T) (misses, total, merged int) {
 	for _, dc := range readDiagGolden(t) {
 		pr := goldenProblem(dc)
 		bd := pr.newBand()
 		for _, b := range dc.Boxes {
+			s1, s2, r1, r2 := b.B[0], b.B[1], b.B[2], b.B[3]
+			if bd.far(min(s1, s1+r1)) > 0 || bd.far(min(-s2, -s2-r2)) > 0 {
+				merged++
+			}
 			r, ok := pr.thirdRange(bd, b.B)
 			if !ok {
 				t.Fatalf("box %v: ranges not finite", b.B)
@@ -187,7 +192,7 @@ func diagThirdMisses(t *testing.T) (misses, total int) {
 			}
 		}
 	}
-	return misses, total
+	return misses, total, merged
 }
 
 // TestDiagonalThird checks the third derivatives' ranges against mpmath,
@@ -195,15 +200,20 @@ func diagThirdMisses(t *testing.T) (misses, total int) {
 // alpha-sized part, and the difference form (diffThird) with Delta's sign
 // flipped.
 func TestDiagonalThird(t *testing.T) {
-	if m, n := diagThirdMisses(t); m != 0 {
+	m, n, merged := diagThirdMisses(t)
+	if m != 0 {
 		t.Fatalf("%d of %d third derivatives outside their ranges", m, n)
 	}
+	if merged == 0 {
+		t.Fatalf("no box merges F's far groups (bandMerge): the test does not reach the merge")
+	}
+	t.Logf("%d boxes merge F's far groups", merged)
 	for _, k := range []struct {
 		name string
 		knob *bool
 	}{{"Phi_s without mu psi''", &testDiagDropMu}, {"Delta's sign flipped", &testDiffWrongSign}} {
 		*k.knob = true
-		m, n := diagThirdMisses(t)
+		m, n, _ := diagThirdMisses(t)
 		*k.knob = false
 		if m == 0 {
 			t.Fatalf("%s went unnoticed at all %d derivatives", k.name, n)
