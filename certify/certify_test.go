@@ -191,6 +191,73 @@ func TestBoxBoundsValid(t *testing.T) {
 	}
 }
 
+// TestProcessedAbovePsi: the data-processing bound (processed) is at
+// least psi, evaluated with its error bound, at random points of random
+// boxes near the diagonal, near the Theorem 4 pair and far from both; at
+// points where Post is barely below eps (k1 near 1) it closes boxes there;
+// and G taken at its least over the box instead of its largest is caught.
+func TestProcessedAbovePsi(t *testing.T) {
+	misses := func(rng *rand.Rand) (bad, closed, total int) {
+		for _, p := range [][4]float64{
+			{10000, 0.4782, 1.001, 0.01501}, {10000, 0.4744, 1.051, 0.00903}, {2000, 0.45, 20, 0.05},
+			{15, 0.1, 5, 1}, {3, 0.1, 1000, 1}, {1, 0.3, 1.5, 1e-3},
+		} {
+			pr := newProblem(int(p[0]), p[1], p[2], p[3], 1e-9)
+			D := math.Log(1/pointP(p[2], p[3]) - 1)
+			for i := range 60 {
+				var s1, s2, t1, t2 float64
+				w := math.Pow(10, -3*rng.Float64())
+				switch i % 3 {
+				case 0: // on the diagonal
+					s1 = -12 * rng.Float64()
+					t1 = s1 + w*(rng.Float64()-0.5)
+				case 1: // at the Theorem 4 pair
+					s1, t1 = -D+w*(rng.Float64()-0.5), D+w*(rng.Float64()-0.5)
+				default: // anywhere
+					s1, t1 = -40*rng.Float64(), 80*rng.Float64()-40
+					w *= 8
+				}
+				s2, t2 = s1+w*rng.Float64(), t1+w*rng.Float64()
+				b := &box{s1: s1, s2: s2, t1: t1, t2: t2}
+				ub := pr.processed(b)
+				if ub <= pr.l0+pr.tau {
+					closed++
+				}
+				for range 4 {
+					s, u := s1+(s2-s1)*rng.Float64(), t1+(t2-t1)*rng.Float64()
+					v, ok := pr.value(pr.m.eval(fromLogit(s), fromLogit(u), 0, false))
+					if !ok {
+						continue
+					}
+					total++
+					if v.v-v.err > ub {
+						bad++
+						if !testProcessedLeast {
+							t.Errorf("%v box [%v,%v]x[%v,%v]: bound %v below psi %v at (%v,%v)", p, s1, s2, t1, t2, ub, v.v, s, u)
+						}
+					}
+				}
+			}
+		}
+		return bad, closed, total
+	}
+	bad, closed, total := misses(rand.New(rand.NewPCG(5, 33)))
+	if bad != 0 || total < 1000 {
+		t.Fatalf("%d of %d points above the bound", bad, total)
+	}
+	if closed < 20 {
+		t.Errorf("the bound closes only %d boxes", closed)
+	}
+	t.Logf("%d points, %d boxes closed", total, closed)
+	testProcessedLeast = true
+	bad, _, total = misses(rand.New(rand.NewPCG(5, 33)))
+	testProcessedLeast = false
+	if bad == 0 {
+		t.Fatalf("G at its least went unnoticed at %d points", total)
+	}
+	t.Logf("G at its least: %d of %d points above the bound", bad, total)
+}
+
 func pointP(alpha, eps float64) float64 {
 	lo, hi := 1e-300, 0.5
 	r := func(p float64) float64 {

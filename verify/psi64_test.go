@@ -81,6 +81,7 @@ func TestBounds64AbovePsi(t *testing.T) {
 			p1, p2, q1, q2 := logistic64(b.s1), logistic64(b.s2), logistic64(b.t1), logistic64(b.t2)
 			ms, mt := logistic64(midEnd(b.s1, b.s2)), logistic64(midEnd(b.t1, b.t2))
 			bounds := map[string]func() float64{
+				"processed":    func() float64 { return p64.processed(p1, p2, q1, q2) },
 				"monotone":     func() float64 { return p64.monotone(p1, p2, q1, q2) },
 				"paired":       func() float64 { return p64.paired(p1, p2, q1, q2) },
 				"splitPaired":  func() float64 { return p64.splitPaired(p1, p2, q1, q2) },

@@ -184,6 +184,29 @@ func TestSplitPairedCloses(t *testing.T) {
 	}
 }
 
+// TestProcessedCloses: the data-processing bound closes boxes of the
+// solver's certificates that monotone and paired leave open, where G^T
+// dwarfs G (q well above p at large alpha).
+func TestProcessedCloses(t *testing.T) {
+	for _, tc := range []closeCase{
+		{"(3342, 0.4572, 377.353, 0.003274)", solver3342(t), -2.3125, -2.28125, -2.25, -2.21875},
+		{"(15, 0.1, 50, 0.1)", solver15(t), -8, -6, -6, -4},
+		{"(15, 0.1, 50, 0.1)", solver15(t), -12, -10, -10, -8},
+	} {
+		rhs := ratIval(new(big.Rat).Add(tc.c.l0, tc.c.tau)).lo
+		pr := newProblem64(tc.c, rhs, true)
+		fin := func(x float64) end { return end{r: new(big.Rat).SetFloat64(x), f: x, exact: true} }
+		b := box{fin(tc.s1), fin(tc.s2), fin(tc.t1), fin(tc.t2)}
+		p1, p2, q1, q2 := logistic64(b.s1), logistic64(b.s2), logistic64(b.t1), logistic64(b.t2)
+		ub := try(func() float64 { return pr.processed(p1, p2, q1, q2) })
+		others := min(try(func() float64 { return pr.monotone(p1, p2, q1, q2) }), try(func() float64 { return pr.paired(p1, p2, q1, q2) }))
+		t.Logf("%s: box [%v, %v] x [%v, %v]: processed %.6g, monotone and paired %.6g (L0 + Tau %.6g)", tc.name, tc.s1, tc.s2, tc.t1, tc.t2, ub, others, pr.rhs)
+		if !(ub <= pr.rhs) || others <= pr.rhs {
+			t.Errorf("%s: box [%v, %v] x [%v, %v]: processed %.17g, monotone and paired %.17g, L0 + Tau %.17g", tc.name, tc.s1, tc.s2, tc.t1, tc.t2, ub, others, pr.rhs)
+		}
+	}
+}
+
 // closeCase is a box [s1, s2] x [t1, t2] of a problem (named).
 type closeCase struct {
 	name           string
@@ -192,11 +215,16 @@ type closeCase struct {
 }
 
 // closesAlone checks that the bound named only is at most L0 + Tau on the
-// box while each of the others (monotone, paired, splitPaired, the
-// Taylor forms, partial, curve) is above it, and that bound closes the
-// box, but not with *off set (the hook that turns only off in bound).
+// box while each of the other evaluated bounds (monotone, paired,
+// splitPaired, the Taylor forms, partial, curve) is above it, and that
+// bound closes the box, but not with *off set (the hook that turns only
+// off in bound). The data-processing bound (processed), which evaluates
+// nothing, is off throughout: it closes some of these boxes too
+// (TestProcessedCloses).
 func closesAlone(t *testing.T, tc closeCase, only string, off *bool) {
 	t.Helper()
+	defer func(v bool) { testNoProcessed = v }(testNoProcessed)
+	testNoProcessed = true
 	rhs := ratIval(new(big.Rat).Add(tc.c.l0, tc.c.tau)).lo
 	pr := newProblem64(tc.c, rhs, true)
 	fin := func(x float64) end { return end{r: new(big.Rat).SetFloat64(x), f: x, exact: true} }
