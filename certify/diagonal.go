@@ -150,6 +150,7 @@ var diffFrom = 3.0
 // (a deliberately wrong sign, which TestDiagonalThird must catch).
 // testNoMerge bounds every group of F's terms apart (bandMerge off).
 var (
+	noBandProcessed   = false
 	testNoMerge       = false
 	diagOff           = false
 	testDiagDropMu    = false
@@ -765,6 +766,14 @@ func chainST(p, q coord, d [6]val) (g, ge [5]float64) {
 func (pr *problem) boundBand(bd *band, b *box) {
 	b.ub = math.Inf(1)
 	bx := [4]float64{b.s1, b.s2, b.t1, b.t2}
+	s1, s2, r1, r2 := bx[0], bx[1], bx[2], bx[3]
+	t1 := math.Nextafter(math.Nextafter(s1+r1, math.Inf(-1)), math.Inf(-1))
+	t2 := math.Nextafter(math.Nextafter(s2+r2, math.Inf(1)), math.Inf(1))
+	// Data processing first, on the bounding rectangle: it evaluates nothing.
+	if u := pr.processed(&box{s1: s1, s2: s2, t1: t1, t2: t2}); u <= pr.l0+pr.tau && !noProcessed && !noBandProcessed {
+		b.ub, b.cs, b.ct = u, b.s2-b.s1, pr.alpha*(b.t2-b.t1)
+		return
+	}
 	if u, cs, cr, t3, ok := pr.diagTaylor(bd, bx, b.third); ok && math.IsInf(u, 1) {
 		bd.above = true
 		return
@@ -777,9 +786,6 @@ func (pr *problem) boundBand(bd *band, b *box) {
 	if b.ub <= pr.l0+pr.tau {
 		return
 	}
-	s1, s2, r1, r2 := bx[0], bx[1], bx[2], bx[3]
-	t1 := math.Nextafter(math.Nextafter(s1+r1, math.Inf(-1)), math.Inf(-1))
-	t2 := math.Nextafter(math.Nextafter(s2+r2, math.Inf(1)), math.Inf(1))
 	pts := []*point{pr.m.eval(fromLogit(s1), fromLogit(t2), 0, true), pr.m.eval(fromLogit(s2), fromLogit(t1), 0, true)}
 	pr.evals += 2
 	if u := math.Min(pr.monotone(pts, cornerTail(pts, kVal)), pr.paired(pts)); u < b.ub {
