@@ -27,6 +27,10 @@ func SetNoFloatSplit(b bool) (restore func()) { return setKnob(&testNoFloatSplit
 // one-variable forms last on edge tiles too (partial_edge_test.go).
 func SetNoPartialFirst(b bool) (restore func()) { return setKnob(&testNoPartialFirst, b) }
 
+// SetNoProcessed sets testNoProcessed: bound does not try processed
+// (processed_e2e_test.go).
+func SetNoProcessed(b bool) (restore func()) { return setKnob(&testNoProcessed, b) }
+
 func setKnob(k *bool, b bool) (restore func()) {
 	old := *k
 	*k = b
