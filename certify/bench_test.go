@@ -253,6 +253,18 @@ func BenchmarkCertifyCurvature(b *testing.B) {
 // withWithout runs offOn (cap 30 s of CPU) at each point with the knob
 // *off set and cleared, and reports the boxes and CPU summed over the
 // points for each.
+// BenchmarkCertifyProcessed certifies, without and with the
+// data-processing bound (noProcessed), points where Post is barely below
+// eps at n = 10^3 and 10^4 (alpha near 1 and 11), two near c = 1/2 where
+// it hardly closes a box, and one of the grids.
+func BenchmarkCertifyProcessed(b *testing.B) {
+	withWithout(b, &noProcessed, nil, [][4]float64{
+		{10000, 0.4782, 1.001, 0.01501}, {10000, 0.4744, 1.051, 0.00903}, {10000, 0.4735, 1.004, 1.196},
+		{10000, 0.4782, 11.15, 0.01466}, {1000, 0.43, 1.003, 1}, {10000, 0.495, 1.001, 0.01501},
+		{10000, 0.4999, 5, 1e-3}, {15, 0.1, 50, 0.1},
+	})
+}
+
 func withWithout(b *testing.B, off *bool, s *Settings, pts [][4]float64) {
 	defer func() { *off = false }()
 	for b.Loop() {

@@ -150,7 +150,6 @@ var diffFrom = 3.0
 // (a deliberately wrong sign, which TestDiagonalThird must catch).
 // testNoMerge bounds every group of F's terms apart (bandMerge off).
 var (
-	noBandProcessed   = false
 	testNoMerge       = false
 	diagOff           = false
 	testDiagDropMu    = false
@@ -770,7 +769,7 @@ func (pr *problem) boundBand(bd *band, b *box) {
 	t1 := math.Nextafter(math.Nextafter(s1+r1, math.Inf(-1)), math.Inf(-1))
 	t2 := math.Nextafter(math.Nextafter(s2+r2, math.Inf(1)), math.Inf(1))
 	// Data processing first, on the bounding rectangle: it evaluates nothing.
-	if u := pr.processed(&box{s1: s1, s2: s2, t1: t1, t2: t2}); u <= pr.l0+pr.tau && !noProcessed && !noBandProcessed {
+	if u := pr.processed(&box{s1: s1, s2: s2, t1: t1, t2: t2}); u <= pr.l0+pr.tau && !noProcessed {
 		b.ub, b.cs, b.ct = u, b.s2-b.s1, pr.alpha*(b.t2-b.t1)
 		return
 	}
