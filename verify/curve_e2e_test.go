@@ -2,7 +2,6 @@ package verify_test
 
 import (
 	"testing"
-	"time"
 
 	"github.com/bernamp/bernamp/verify"
 )
@@ -29,18 +28,7 @@ func BenchmarkCheckCurve(b *testing.B) {
 func TestCurveEndToEnd(t *testing.T) {
 	const curveBudget = 200
 	for _, p := range []benchPoint{{15, 0.1, 5, 0.01}, {10000, 0.4999, 5, 1e-3}} {
-		t0 := time.Now()
-		f := solverFile(t, p.n, p.c, p.alpha, p.eps)
-		cs := time.Since(t0)
-		o := &verify.Options{MaxExtra: curveBudget}
-		with, dw := checkOff(t, f, verify.SetNoCurve, false, o)
-		without, dwo := checkOff(t, f, verify.SetNoCurve, true, o)
-		t.Logf("%+v: %d tiles (certify %v); with curve %d extra boxes, %d split, %v; without, accepted %v after %v",
-			p, len(f.Tiles), cs.Round(time.Millisecond), extraBoxes(with), with.Split, dw.Round(time.Millisecond),
-			without.Accepted, dwo.Round(time.Millisecond))
-		if !with.Accepted {
-			t.Errorf("%+v: rejected: %s", p, with.Failure)
-		}
+		_, without := offOnCheck(t, p, "curve", verify.SetNoCurve, &verify.Options{MaxExtra: curveBudget})
 		if without.Accepted {
 			t.Errorf("%+v: accepted without curve within %d extra boxes (%d split): the point does not show curve", p, curveBudget, without.Split)
 		}

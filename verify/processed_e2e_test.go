@@ -2,7 +2,6 @@ package verify_test
 
 import (
 	"testing"
-	"time"
 
 	"github.com/bernamp/bernamp/verify"
 )
@@ -17,18 +16,7 @@ import (
 func TestProcessedEndToEnd(t *testing.T) {
 	const processedBudget = 2000
 	for _, p := range []benchPoint{{1000, 0.43, 1.003, 1}} {
-		t0 := time.Now()
-		f := solverFile(t, p.n, p.c, p.alpha, p.eps)
-		cs := time.Since(t0)
-		o := &verify.Options{MaxExtra: processedBudget}
-		with, dw := checkOff(t, f, verify.SetNoProcessed, false, o)
-		without, dwo := checkOff(t, f, verify.SetNoProcessed, true, o)
-		t.Logf("%+v: %d tiles (certify %v); with processed %d extra boxes, %d split, %v; without, %d extra boxes, %d split, accepted %v after %v (%s)",
-			p, len(f.Tiles), cs.Round(time.Millisecond), extraBoxes(with), with.Split, dw.Round(time.Millisecond),
-			extraBoxes(without), without.Split, without.Accepted, dwo.Round(time.Millisecond), without.Failure)
-		if !with.Accepted {
-			t.Errorf("%+v: rejected: %s", p, with.Failure)
-		}
+		with, without := offOnCheck(t, p, "processed", verify.SetNoProcessed, &verify.Options{MaxExtra: processedBudget})
 		if !(without.Split > with.Split && extraBoxes(without) > extraBoxes(with)) {
 			t.Errorf("%+v: without processed %d tiles split, %d extra boxes; with it %d and %d: the point does not show processed",
 				p, without.Split, extraBoxes(without), with.Split, extraBoxes(with))

@@ -19,25 +19,8 @@ import (
 // (both in the same run; the boxes and times are logged).
 func TestSplitPairedEndToEnd(t *testing.T) {
 	fewer := false
-	for _, p := range []struct {
-		n             int
-		c, alpha, eps float64
-	}{
-		{15, 0.1, 50, 0.1},
-		{2, 0.01, 50, 0.1},
-		{30, 0.4, 500, 0.005},
-	} {
-		t0 := time.Now()
-		f := solverFile(t, p.n, p.c, p.alpha, p.eps)
-		cs := time.Since(t0)
-		with, dw := checkOff(t, f, verify.SetNoSplitPaired, false, nil)
-		without, dwo := checkOff(t, f, verify.SetNoSplitPaired, true, nil)
-		t.Logf("%+v: %d tiles (certify %v); with splitPaired %d extra boxes, %d split, %v; without %d extra, %d split, %v",
-			p, len(f.Tiles), cs.Round(time.Millisecond), extraBoxes(with), with.Split, dw.Round(time.Millisecond),
-			extraBoxes(without), without.Split, dwo.Round(time.Millisecond))
-		if !with.Accepted {
-			t.Errorf("%+v: rejected: %s", p, with.Failure)
-		}
+	for _, p := range []benchPoint{{15, 0.1, 50, 0.1}, {2, 0.01, 50, 0.1}, {30, 0.4, 500, 0.005}} {
+		with, without := offOnCheck(t, p, "splitPaired", verify.SetNoSplitPaired, nil)
 		if with.Split > without.Split {
 			t.Errorf("%+v: %d tiles split with splitPaired, %d without", p, with.Split, without.Split)
 		}
@@ -46,6 +29,25 @@ func TestSplitPairedEndToEnd(t *testing.T) {
 	if !fewer {
 		t.Error("splitPaired never spared a split")
 	}
+}
+
+// offOnCheck checks the solver's certificate at p with the checker's
+// bound name on and off (set: its knob), logs both, reports a rejection
+// with it on, and returns the two reports.
+func offOnCheck(t *testing.T, p benchPoint, name string, set func(bool) func(), o *verify.Options) (with, without verify.Report) {
+	t.Helper()
+	t0 := time.Now()
+	f := solverFile(t, p.n, p.c, p.alpha, p.eps)
+	cs := time.Since(t0)
+	with, dw := checkOff(t, f, set, false, o)
+	without, dwo := checkOff(t, f, set, true, o)
+	t.Logf("%+v: %d tiles (certify %v); with %s %d extra boxes, %d split, %v; without, accepted %v, %d boxes bounded, %d split, %v",
+		p, len(f.Tiles), cs.Round(time.Millisecond), name, extraBoxes(with), with.Split, dw.Round(time.Millisecond),
+		without.Accepted, without.Boxes, without.Split, dwo.Round(time.Millisecond))
+	if !with.Accepted {
+		t.Errorf("%+v: rejected: %s", p, with.Failure)
+	}
+	return with, without
 }
 
 // checkOff checks f with a checker knob (set: SetNoSplitPaired,
