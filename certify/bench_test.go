@@ -250,9 +250,6 @@ func BenchmarkCertifyCurvature(b *testing.B) {
 	})
 }
 
-// withWithout runs offOn (cap 30 s of CPU) at each point with the knob
-// *off set and cleared, and reports the boxes and CPU summed over the
-// points for each.
 // BenchmarkCertifyProcessed certifies, without and with the
 // data-processing bound (noProcessed), points where Post is barely below
 // eps at n = 10^3 and 10^4 (alpha near 1 and 11), two near c = 1/2 where
@@ -265,6 +262,9 @@ func BenchmarkCertifyProcessed(b *testing.B) {
 	})
 }
 
+// withWithout runs offOn (cap 30 s of CPU) at each point with the knob
+// *off set and cleared, and reports the boxes and CPU summed over the
+// points for each.
 func withWithout(b *testing.B, off *bool, s *Settings, pts [][4]float64) {
 	defer func() { *off = false }()
 	for b.Loop() {
