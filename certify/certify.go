@@ -637,9 +637,11 @@ func (pr *problem) bound(b *box) float64 {
 
 func (pr *problem) enclose(b *box) float64 {
 	// Data processing first: it costs no evaluation.
-	if u := pr.processed(b); u <= pr.l0+pr.tau && !noProcessed {
-		b.ub = u
-		return math.Inf(-1)
+	if !noProcessed {
+		if u := pr.processed(b); u <= pr.l0+pr.tau {
+			b.ub = u
+			return math.Inf(-1)
+		}
 	}
 	finite := !math.IsInf(b.s1, 0) && !math.IsInf(b.s2, 0) && !math.IsInf(b.t1, 0) && !math.IsInf(b.t2, 0)
 	order := 0
@@ -1503,9 +1505,6 @@ func (pr *problem) splitPaired(pts []*point) float64 {
 		if cap(pr.splitLazy) < hi-lo+1 {
 			pr.splitLazy = make([]bool, hi-lo+1)
 		}
-		if aw[0] > lo {
-			clear(pr.splitLazy[:aw[0]-lo])
-		}
 		for j := lo; j <= hi; j++ {
 			if j > lo && j-1 >= aw[0] && j-1 < aw[1] {
 				t, r := vtAt.at(m, j-1, xyAt)
@@ -1519,8 +1518,8 @@ func (pr *problem) splitPaired(pts []*point) float64 {
 		// Below the pairing corner's window the paired part is bounded
 		// from j itself (restBelow), once asked for, likewise.
 		var memoAt *uvMemo
-		for j := lo; j < aw[0] && !testSplitWindowTails; j++ {
-			pr.splitLazy[j-lo] = true
+		for j := lo; j < aw[0]; j++ {
+			pr.splitLazy[j-lo] = !testSplitWindowTails
 		}
 		preAt := func(j int) sum {
 			if j < aw[0] && pr.splitLazy[j-lo] {

@@ -769,9 +769,11 @@ func (pr *problem) boundBand(bd *band, b *box) {
 	t1 := math.Nextafter(math.Nextafter(s1+r1, math.Inf(-1)), math.Inf(-1))
 	t2 := math.Nextafter(math.Nextafter(s2+r2, math.Inf(1)), math.Inf(1))
 	// Data processing first, on the bounding rectangle: it evaluates nothing.
-	if u := pr.processed(&box{s1: s1, s2: s2, t1: t1, t2: t2}); u <= pr.l0+pr.tau && !noProcessed {
-		b.ub, b.cs, b.ct = u, b.s2-b.s1, pr.alpha*(b.t2-b.t1)
-		return
+	if !noProcessed {
+		if u := pr.processed(&box{s1: s1, s2: s2, t1: t1, t2: t2}); u <= pr.l0+pr.tau {
+			b.ub, b.cs, b.ct = u, b.s2-b.s1, pr.alpha*(b.t2-b.t1)
+			return
+		}
 	}
 	if u, cs, cr, t3, ok := pr.diagTaylor(bd, bx, b.third); ok && math.IsInf(u, 1) {
 		bd.above = true
