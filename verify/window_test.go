@@ -242,3 +242,46 @@ func TestWindowDerivs(t *testing.T) {
 		t.Errorf("only %d boxes", checked)
 	}
 }
+
+// TestPairedThirdSegment: on a segment (p1 = p2 or q1 = q2, as partial
+// forms them) and at a point, pairedThird's enclosures from the distinct
+// corners alone are those from all four corners, bit for bit, windowed
+// or not.
+func TestPairedThirdSegment(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	checked := 0
+	for trial := range 40 {
+		n := []int{7, windowFrom + rng.IntN(3000)}[trial%2]
+		c := new(big.Rat).SetFloat64([]float64{0.1, 0.45, 0.49}[trial%3])
+		ce := &cert{n: n, c: c, alpha: big.NewRat(int64(2+trial%5), 1), eps: big.NewRat(1, 1),
+			l0: big.NewRat(1, 1), l1: big.NewRat(1, 3), l2: big.NewRat(1, 5), tau: new(big.Rat), logU: big.NewRat(-1, 2)}
+		pr := newProblem64(ce, new(big.Float), true)
+		fin := func(x float64) end { return end{r: new(big.Rat).SetFloat64(x)} }
+		s1, t1 := -3*rng.Float64(), 6*rng.Float64()-3
+		s2, t2 := s1+0.3*rng.Float64(), t1+0.3*rng.Float64()
+		p1, p2, q1, q2 := logistic64(fin(s1)), logistic64(fin(s2)), logistic64(fin(t1)), logistic64(fin(t2))
+		for _, b := range [][4]coord64{{p1, p2, q1, q1}, {p1, p1, q1, q2}, {p2, p2, q2, q2}} {
+			var got, all []fi
+			ok := try(func() float64 {
+				_, gt := pr.derivsGT(b[0], b[1], b[2], b[3], kindsThird)
+				got = pr.pairedThird(b[0], b[1], b[2], b[3], kindsThird, gt)
+				testNoSegment = true
+				defer func() { testNoSegment = false }()
+				all = pr.pairedThird(b[0], b[1], b[2], b[3], kindsThird, gt)
+				return 0
+			}) == 0
+			if !ok || got == nil {
+				continue
+			}
+			for k := range kindsThird {
+				if got[k] != all[k] {
+					t.Errorf("n %d, box %d of trial %d, kind %v: %v from the distinct corners, %v from all four", n, trial, trial, kindsThird[k], got[k], all[k])
+				}
+			}
+			checked++
+		}
+	}
+	if checked < 80 {
+		t.Errorf("only %d segments checked", checked)
+	}
+}
