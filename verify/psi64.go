@@ -14,6 +14,7 @@ import (
 // [0, n+1) has no tail.
 type problem64 struct {
 	n           int
+	thirds      boxThirds // the third derivatives' enclosures over the last box (thirdsAt)
 	a, am1, oma fi
 	// f, k1 and k2 times e^sigma, and every value of g (at absolute
 	// arguments: u_j and v_j, p and q) times e^-sigma, so that psi is
@@ -207,8 +208,100 @@ func (pr *problem64) full() *problem64 {
 	q.lcache, q.ccache, q.endTermsUsed = nil, nil, 0 // the ends' terms are the window's
 	q.splitJ, q.splitSuf = nil, nil
 	q.diagOK = false
+	q.thirds = boxThirds{}
 	return &q
 }
+
+// boxThirds holds, for one box, derivsGT's and pairedThird's enclosures
+// of each third kind (kindsThird's order) as they are formed: partial
+// takes one kind over the tile's box and taylorBoth all four, so that on
+// a tile that tries both each kind is formed once. Each kind's
+// enclosures do not depend on the other kinds formed with it, so that
+// they are the same bit for bit.
+type boxThirds struct {
+	box            [4]coord64
+	r, gt, paired  [4]fi
+	have, pairHave [4]bool
+}
+
+// thirdsAt returns derivsGT(p1, p2, q1, q2, kindsThird[ks...]) (out and
+// gt), each kind formed once per box.
+func (pr *problem64) thirdsAt(p1, p2, q1, q2 coord64, ks []int) (out, gt []fi) {
+	if testNoThirdsCache {
+		return pr.derivsGT(p1, p2, q1, q2, thirdKinds(ks))
+	}
+	bt := &pr.thirds
+	if b := [4]coord64{p1, p2, q1, q2}; bt.box != b {
+		*bt = boxThirds{box: b}
+	}
+	var miss [][2]int
+	var at []int
+	for _, k := range ks {
+		if !bt.have[k] {
+			miss, at = append(miss, kindsThird[k]), append(at, k)
+		}
+	}
+	if len(miss) > 0 {
+		r, g := pr.derivsGT(p1, p2, q1, q2, miss)
+		for i, k := range at {
+			bt.r[k], bt.gt[k], bt.have[k] = r[i], g[i], true
+		}
+	}
+	out, gt = make([]fi, len(ks)), make([]fi, len(ks))
+	for i, k := range ks {
+		out[i], gt[i] = bt.r[k], bt.gt[k]
+	}
+	return out, gt
+}
+
+// pairedThirdsAt returns pairedThird over the box for kindsThird[ks...]
+// (nil where pairedThird has none), each kind formed once per box; the
+// box's thirdsAt of the same kinds come first.
+func (pr *problem64) pairedThirdsAt(p1, p2, q1, q2 coord64, ks []int) []fi {
+	if !pr.pairThird {
+		return nil
+	}
+	_, gt := pr.thirdsAt(p1, p2, q1, q2, ks)
+	if testNoThirdsCache {
+		return pr.pairedThird(p1, p2, q1, q2, thirdKinds(ks), gt)
+	}
+	bt := &pr.thirds
+	var miss [][2]int
+	var at []int
+	var mgt []fi
+	for i, k := range ks {
+		if !bt.pairHave[k] {
+			miss, at, mgt = append(miss, kindsThird[k]), append(at, k), append(mgt, gt[i])
+		}
+	}
+	if len(miss) > 0 {
+		r := pr.pairedThird(p1, p2, q1, q2, miss, mgt)
+		for i, k := range at {
+			bt.paired[k], bt.pairHave[k] = r[i], true
+		}
+	}
+	out := make([]fi, len(ks))
+	for i, k := range ks {
+		out[i] = bt.paired[k]
+	}
+	return out
+}
+
+// testNoThirdsCache makes thirdsAt and pairedThirdsAt call derivsGT and
+// pairedThird at each call, no enclosure kept (before/after).
+var testNoThirdsCache bool
+
+// thirdKinds returns kindsThird[ks...].
+func thirdKinds(ks []int) [][2]int {
+	out := make([][2]int, len(ks))
+	for i, k := range ks {
+		out[i] = kindsThird[k]
+	}
+	return out
+}
+
+// allThirds indexes every kind of kindsThird.
+var allThirds = []int{0, 1, 2, 3}
 
 func (pr *problem64) windowed() bool { return pr.lo > 0 || pr.hi < pr.n+1 }
 
@@ -708,7 +801,7 @@ func (pr *problem64) taylorBoth(p1, p2, q1, q2, ms, mt coord64, stop float64) fl
 		return math.Inf(1)
 	}
 	c := pr.derivs(mp, mp, mq, mq, kindsPoint)
-	r, gt := pr.derivsGT(p1, p2, q1, q2, kindsThird)
+	r, _ := pr.thirdsAt(p1, p2, q1, q2, allThirds)
 	q := quadMax64(c[1], c[2], c[3], c[4], c[5], dp, dq)
 	value := func() float64 {
 		rem := pt64(0)
@@ -727,7 +820,7 @@ func (pr *problem64) taylorBoth(p1, p2, q1, q2, ms, mt coord64, stop float64) fl
 		}
 	}
 	pt := func() float64 {
-		for k, x := range pr.pairedThird(p1, p2, q1, q2, kindsThird, gt) {
+		for k, x := range pr.pairedThirdsAt(p1, p2, q1, q2, allThirds) {
 			r[k] = fi{max(r[k].lo, x.lo), min(r[k].hi, x.hi)}
 		}
 		return value()
@@ -1219,7 +1312,11 @@ func (pr *problem64) partial(p1, p2, q1, q2, ms, mt coord64, axis int) float64 {
 	}
 	a0 := min(pr.monotone(s1, s2, t1, t2), pr.paired(s1, s2, t1, t2))
 	seg, segGT := pr.derivsGT(s1, s2, t1, t2, kinds[:2])
-	r3s, r3GT := pr.derivsGT(p1, p2, q1, q2, kinds[2:])
+	third := []int{3} // (0, 3) in kindsThird
+	if axis == 0 {
+		third = []int{0} // (3, 0)
+	}
+	r3s, _ := pr.thirdsAt(p1, p2, q1, q2, third)
 	r3 := r3s[0]
 	value := func() float64 {
 		half := pt64(0.5)
@@ -1247,7 +1344,12 @@ func (pr *problem64) partial(p1, p2, q1, q2, ms, mt coord64, axis int) float64 {
 		})
 	}
 	narrow(seg, s1, s2, t1, t2, kinds[:2], segGT)
-	narrow(r3s, p1, p2, q1, q2, kinds[2:], r3GT)
+	try(func() float64 {
+		for k, x := range pr.pairedThirdsAt(p1, p2, q1, q2, third) {
+			r3s[k] = fi{max(r3s[k].lo, x.lo), min(r3s[k].hi, x.hi)}
+		}
+		return 0
+	})
 	r3 = r3s[0]
 	return min(ub, try(value))
 }

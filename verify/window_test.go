@@ -285,3 +285,64 @@ func TestPairedThirdSegment(t *testing.T) {
 		t.Errorf("only %d segments checked", checked)
 	}
 }
+
+// TestThirdsCache: partial and taylorBoth on the same tiles, in the
+// bound's orders (partial first, taylorBoth, the other partial), give
+// the same bounds bit for bit with the third derivatives' enclosures
+// kept per box (thirdsAt, pairedThirdsAt) as with derivsGT and
+// pairedThird called at each call; consecutive boxes differ in one end
+// only, so that a box taken for another is caught.
+func TestThirdsCache(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	checked := 0
+	for trial := range 24 {
+		n := []int{9, windowFrom + rng.IntN(3000)}[trial%2]
+		c := new(big.Rat).SetFloat64([]float64{0.1, 0.45, 0.49}[trial%3])
+		ce := &cert{n: n, c: c, alpha: big.NewRat(int64(2+trial%4), 1), eps: big.NewRat(1, 1),
+			l0: big.NewRat(1, 1), l1: big.NewRat(1, 3), l2: big.NewRat(1, 5), tau: new(big.Rat), logU: big.NewRat(-1, 2)}
+		fin := func(x float64) end { return end{r: new(big.Rat).SetFloat64(x), f: x, exact: true} }
+		s1, t1 := -3*rng.Float64(), 6*rng.Float64()-3
+		w := 0.05 + 0.3*rng.Float64()
+		b := [4]float64{s1, s1 + w, t1, t1 + w}
+		boxes := []box{{fin(b[0]), fin(b[1]), fin(b[2]), fin(b[3])}}
+		for i := range 4 { // the four ends moved in turn, one a box
+			b[i] += w / 4 * float64(1-2*(i%2))
+			boxes = append(boxes, box{fin(b[0]), fin(b[1]), fin(b[2]), fin(b[3])})
+		}
+		run := func(off bool) (out []float64) {
+			testNoThirdsCache = off
+			defer func() { testNoThirdsCache = false }()
+			pr := newProblem64(ce, new(big.Float), true)
+			for _, b := range boxes {
+				p1, p2, q1, q2, bad := pr.logistic4(b)
+				if bad {
+					continue
+				}
+				ms, mt := pr.logisticMid(b.s1, b.s2), pr.logisticMid(b.t1, b.t2)
+				for _, f := range []func() float64{
+					func() float64 { return pr.partial(p1, p2, q1, q2, ms, mt, 1) },
+					func() float64 { return pr.taylorBoth(p1, p2, q1, q2, ms, mt, math.Inf(-1)) },
+					func() float64 { return pr.partial(p1, p2, q1, q2, ms, mt, 0) },
+				} {
+					out = append(out, try(f))
+				}
+			}
+			return out
+		}
+		kept, again := run(false), run(true)
+		if len(kept) != len(again) || len(kept) == 0 {
+			t.Fatalf("trial %d: %d bounds kept, %d formed again", trial, len(kept), len(again))
+		}
+		for i := range kept {
+			if kept[i] != again[i] && !(math.IsNaN(kept[i]) && math.IsNaN(again[i])) {
+				t.Errorf("n %d, trial %d, bound %d: %v with the kept enclosures, %v formed again", n, trial, i, kept[i], again[i])
+			}
+			if !math.IsInf(kept[i], 1) {
+				checked++
+			}
+		}
+	}
+	if checked < 150 {
+		t.Errorf("only %d finite bounds compared", checked)
+	}
+}
