@@ -243,6 +243,17 @@ func TestWindowDerivs(t *testing.T) {
 	}
 }
 
+// testCert returns the data of a pieces certificate for the float64
+// bounds' tests: n alternately small (every j summed) and windowed, c in
+// {0.1, 0.45, 0.49}, alpha 2 + trial mod alphas, and arbitrary
+// multipliers (the bounds' identities, not a proof, are tested).
+func testCert(rng *rand.Rand, trial, small, alphas int) *cert {
+	n := []int{small, windowFrom + rng.IntN(3000)}[trial%2]
+	c := new(big.Rat).SetFloat64([]float64{0.1, 0.45, 0.49}[trial%3])
+	return &cert{n: n, c: c, alpha: big.NewRat(int64(2+trial%alphas), 1), eps: big.NewRat(1, 1),
+		l0: big.NewRat(1, 1), l1: big.NewRat(1, 3), l2: big.NewRat(1, 5), tau: new(big.Rat), logU: big.NewRat(-1, 2)}
+}
+
 // TestPairedThirdSegment: on a segment (p1 = p2 or q1 = q2, as partial
 // forms them) and at a point, pairedThird's enclosures from the distinct
 // corners alone are those from all four corners, bit for bit, windowed
@@ -251,10 +262,7 @@ func TestPairedThirdSegment(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
 	checked := 0
 	for trial := range 40 {
-		n := []int{7, windowFrom + rng.IntN(3000)}[trial%2]
-		c := new(big.Rat).SetFloat64([]float64{0.1, 0.45, 0.49}[trial%3])
-		ce := &cert{n: n, c: c, alpha: big.NewRat(int64(2+trial%5), 1), eps: big.NewRat(1, 1),
-			l0: big.NewRat(1, 1), l1: big.NewRat(1, 3), l2: big.NewRat(1, 5), tau: new(big.Rat), logU: big.NewRat(-1, 2)}
+		ce := testCert(rng, trial, 7, 5)
 		pr := newProblem64(ce, new(big.Float), true)
 		fin := func(x float64) end { return end{r: new(big.Rat).SetFloat64(x)} }
 		s1, t1 := -3*rng.Float64(), 6*rng.Float64()-3
@@ -275,7 +283,7 @@ func TestPairedThirdSegment(t *testing.T) {
 			}
 			for k := range kindsThird {
 				if got[k] != all[k] {
-					t.Errorf("n %d, box %d of trial %d, kind %v: %v from the distinct corners, %v from all four", n, trial, trial, kindsThird[k], got[k], all[k])
+					t.Errorf("n %d, trial %d, segment %v, kind %v: %v from the distinct corners, %v from all four", ce.n, trial, b, kindsThird[k], got[k], all[k])
 				}
 			}
 			checked++
@@ -296,10 +304,7 @@ func TestThirdsCache(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 8))
 	checked := 0
 	for trial := range 24 {
-		n := []int{9, windowFrom + rng.IntN(3000)}[trial%2]
-		c := new(big.Rat).SetFloat64([]float64{0.1, 0.45, 0.49}[trial%3])
-		ce := &cert{n: n, c: c, alpha: big.NewRat(int64(2+trial%4), 1), eps: big.NewRat(1, 1),
-			l0: big.NewRat(1, 1), l1: big.NewRat(1, 3), l2: big.NewRat(1, 5), tau: new(big.Rat), logU: big.NewRat(-1, 2)}
+		ce := testCert(rng, trial, 9, 4)
 		fin := func(x float64) end { return end{r: new(big.Rat).SetFloat64(x), f: x, exact: true} }
 		s1, t1 := -3*rng.Float64(), 6*rng.Float64()-3
 		w := 0.05 + 0.3*rng.Float64()
@@ -335,7 +340,7 @@ func TestThirdsCache(t *testing.T) {
 		}
 		for i := range kept {
 			if kept[i] != again[i] && !(math.IsNaN(kept[i]) && math.IsNaN(again[i])) {
-				t.Errorf("n %d, trial %d, bound %d: %v with the kept enclosures, %v formed again", n, trial, i, kept[i], again[i])
+				t.Errorf("n %d, trial %d, bound %d: %v with the kept enclosures, %v formed again", ce.n, trial, i, kept[i], again[i])
 			}
 			if !math.IsInf(kept[i], 1) {
 				checked++
