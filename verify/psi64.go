@@ -1294,7 +1294,8 @@ func (pr *problem64) partial(p1, p2, q1, q2, ms, mt coord64, axis int) float64 {
 		s1, s2, t1, t2 coord64
 		d              fi
 		ok             bool
-		kinds          = [][2]int{{0, 1}, {0, 2}, {0, 3}}
+		kinds          = [][2]int{{0, 1}, {0, 2}} // over the segment
+		third          = []int{3}                 // over the box: (0, 3) in kindsThird
 	)
 	if axis == 1 {
 		var mq coord64
@@ -1308,14 +1309,10 @@ func (pr *problem64) partial(p1, p2, q1, q2, ms, mt coord64, axis int) float64 {
 			return math.Inf(1)
 		}
 		s1, s2, t1, t2 = mp, mp, q1, q2
-		kinds = [][2]int{{1, 0}, {2, 0}, {3, 0}}
+		kinds, third = [][2]int{{1, 0}, {2, 0}}, []int{0} // (3, 0)
 	}
 	a0 := min(pr.monotone(s1, s2, t1, t2), pr.paired(s1, s2, t1, t2))
-	seg, segGT := pr.derivsGT(s1, s2, t1, t2, kinds[:2])
-	third := []int{3} // (0, 3) in kindsThird
-	if axis == 0 {
-		third = []int{0} // (3, 0)
-	}
+	seg, segGT := pr.derivsGT(s1, s2, t1, t2, kinds)
 	r3s, _ := pr.thirdsAt(p1, p2, q1, q2, third)
 	r3 := r3s[0]
 	value := func() float64 {
@@ -1335,21 +1332,17 @@ func (pr *problem64) partial(p1, p2, q1, q2, ms, mt coord64, axis int) float64 {
 	if ub <= pr.rhs {
 		return ub
 	}
-	narrow := func(r []fi, a1, a2, b1, b2 coord64, ks [][2]int, gt []fi) {
+	// narrow intersects r with the paired enclosures, where they exist.
+	narrow := func(r []fi, paired func() []fi) {
 		try(func() float64 {
-			for k, x := range pr.pairedThird(a1, a2, b1, b2, ks, gt) {
+			for k, x := range paired() {
 				r[k] = fi{max(r[k].lo, x.lo), min(r[k].hi, x.hi)}
 			}
 			return 0
 		})
 	}
-	narrow(seg, s1, s2, t1, t2, kinds[:2], segGT)
-	try(func() float64 {
-		for k, x := range pr.pairedThirdsAt(p1, p2, q1, q2, third) {
-			r3s[k] = fi{max(r3s[k].lo, x.lo), min(r3s[k].hi, x.hi)}
-		}
-		return 0
-	})
+	narrow(seg, func() []fi { return pr.pairedThird(s1, s2, t1, t2, kinds, segGT) })
+	narrow(r3s, func() []fi { return pr.pairedThirdsAt(p1, p2, q1, q2, third) })
 	r3 = r3s[0]
 	return min(ub, try(value))
 }
