@@ -234,24 +234,13 @@ func (pr *problem64) thirdsAt(p1, p2, q1, q2 coord64, ks []int) (out, gt []fi) {
 	if b := [4]coord64{p1, p2, q1, q2}; bt.box != b {
 		*bt = boxThirds{box: b}
 	}
-	var miss [][2]int
-	var at []int
-	for _, k := range ks {
-		if !bt.have[k] {
-			miss, at = append(miss, kindsThird[k]), append(at, k)
-		}
-	}
-	if len(miss) > 0 {
-		r, g := pr.derivsGT(p1, p2, q1, q2, miss)
+	if at := missing(&bt.have, ks); len(at) > 0 {
+		r, g := pr.derivsGT(p1, p2, q1, q2, thirdKinds(at))
 		for i, k := range at {
 			bt.r[k], bt.gt[k], bt.have[k] = r[i], g[i], true
 		}
 	}
-	out, gt = make([]fi, len(ks)), make([]fi, len(ks))
-	for i, k := range ks {
-		out[i], gt[i] = bt.r[k], bt.gt[k]
-	}
-	return out, gt
+	return pick(&bt.r, ks), pick(&bt.gt, ks)
 }
 
 // pairedThirdsAt returns pairedThird over the box for kindsThird[ks...]
@@ -266,23 +255,32 @@ func (pr *problem64) pairedThirdsAt(p1, p2, q1, q2 coord64, ks []int) []fi {
 		return pr.pairedThird(p1, p2, q1, q2, thirdKinds(ks), gt)
 	}
 	bt := &pr.thirds
-	var miss [][2]int
-	var at []int
-	var mgt []fi
-	for i, k := range ks {
-		if !bt.pairHave[k] {
-			miss, at, mgt = append(miss, kindsThird[k]), append(at, k), append(mgt, gt[i])
-		}
-	}
-	if len(miss) > 0 {
-		r := pr.pairedThird(p1, p2, q1, q2, miss, mgt)
+	if at := missing(&bt.pairHave, ks); len(at) > 0 {
+		r := pr.pairedThird(p1, p2, q1, q2, thirdKinds(at), pick(&bt.gt, at))
 		for i, k := range at {
 			bt.paired[k], bt.pairHave[k] = r[i], true
 		}
 	}
+	return pick(&bt.paired, ks)
+}
+
+// missing returns the kinds of ks (indices into kindsThird) not yet in
+// have.
+func missing(have *[4]bool, ks []int) []int {
+	var at []int
+	for _, k := range ks {
+		if !have[k] {
+			at = append(at, k)
+		}
+	}
+	return at
+}
+
+// pick returns v[ks...].
+func pick(v *[4]fi, ks []int) []fi {
 	out := make([]fi, len(ks))
 	for i, k := range ks {
-		out[i] = bt.paired[k]
+		out[i] = v[k]
 	}
 	return out
 }
